@@ -1,0 +1,91 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A C library wrapped as a system-library target: a folder with `module.modulemap` and `shim.h`.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "qr-checkin-kiosk",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "kiosk", targets: ["kiosk"]),
+        .executable(name: "kioskctl", targets: ["kioskctl"]),
+        .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
+        .library(name: "KioskTesting", targets: ["KioskTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+    ],
+    targets: [
+        // C libraries, each behind a thin shim.
+        systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
+        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
+        systemLibrary("COpenSSL", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
+        systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
+
+        // The domain: passes, verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
+        .target(name: "KioskCore"),
+
+        // Adapters, one per outside world.
+        .target(name: "KioskCrypto", dependencies: ["KioskCore", "COpenSSL"]),
+        .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar"]),
+        .target(name: "KioskImageIO", dependencies: ["KioskCore", "CPNG", "CTurboJPEG"]),
+        .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
+        .target(name: "KioskStore", dependencies: ["KioskCore", "CSQLite"]),
+        .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
+
+        // Composition: builds a door from a configuration; shared by the executables and the tests.
+        .target(
+            name: "KioskRuntime",
+            dependencies: [
+                "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
+                "KioskDisplay",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Test support: synthetic door scenes (distortions) and fixture events.
+        .target(
+            name: "KioskTesting",
+            dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskStore"]
+        ),
+
+        // Executables: parse arguments, wire adapters.
+        .executableTarget(
+            name: "kiosk",
+            dependencies: [
+                "KioskRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "kioskctl",
+            dependencies: [
+                "KioskRuntime", "KioskTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "kiosk-bench",
+            dependencies: [
+                "KioskRuntime", "KioskTesting", "CZBar",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
+        .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskTesting"]),
+        .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO"]),
+        .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore"]),
+        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef CZBAR_SHIM_H
+#define CZBAR_SHIM_H
+#include <zbar.h>
+#endif

@@ -1,0 +1,128 @@
+import struct Foundation.Date
+
+/// The door's event loop state: frames and keys in, screens out.
+///
+/// Staff can type at any time: a confirmation code or the start of a name or e-mail, then Enter. Several
+/// matches are listed numbered; a digit picks one. In confirm mode, a guest on screen waits for Enter
+/// (digits first set how many arrived), Esc cancels.
+public final class DoorController {
+    public let pipeline: DoorPipeline
+    public let display: any StatusDisplay
+    public var status: DoorStatus
+    private var query = ""
+    private var matches: [RosterGuest] = []
+    private var arrivedTyped = ""
+    public static let maximumMatches = 9
+
+    public init(pipeline: DoorPipeline, display: any StatusDisplay, status: DoorStatus) {
+        self.pipeline = pipeline
+        self.display = display
+        self.status = status
+    }
+
+    public func start() { display.show(.ready(status)) }
+
+    /// Runs one frame through the pipeline and shows each verdict.
+    @discardableResult
+    public func handle(frame: GrayFrame, at time: Date) -> [ScanResult] {
+        let results = pipeline.process(frame, at: time)
+        results.forEach(show)
+        return results
+    }
+
+    /// Handles one key; returns the verdict it produced, if any.
+    @discardableResult
+    public func handle(key: KeyEvent, at time: Date) -> ScanResult? {
+        if let waiting = pipeline.pending {
+            switch key {
+            case .enter:
+                let result = pipeline.confirmPending(arrived: Int(arrivedTyped), at: time)
+                arrivedTyped = ""
+                result.map(show)
+                return result
+            case .escape:
+                pipeline.cancelPending(at: time)
+                arrivedTyped = ""
+                display.show(.ready(status))
+            case .backspace:
+                if !arrivedTyped.isEmpty { arrivedTyped.removeLast() }
+                display.show(.confirm(waiting.guest.summary, arrived: arrivedTyped))
+            case .character(let c) where c.isASCII && c.isNumber && arrivedTyped.count < 3:
+                arrivedTyped.append(c)
+                display.show(.confirm(waiting.guest.summary, arrived: arrivedTyped))
+            case .character:
+                break
+            }
+            return nil
+        }
+        switch key {
+        case .escape:
+            query = ""
+            matches = []
+            display.show(.ready(status))
+        case .backspace:
+            if !query.isEmpty { query.removeLast() }
+            matches = []
+            display.show(query.isEmpty ? .ready(status) : .manualEntry(query: query, matches: [], message: nil))
+        case .character(let c):
+            if query.isEmpty, !matches.isEmpty, let n = c.wholeNumberValue, n >= 1, n <= matches.count {
+                let chosen = matches[n - 1]
+                matches = []
+                return finish(pipeline.checkManually(guest: chosen.guest, at: time, typed: "pick:\(chosen.guest.text)"))
+            }
+            matches = []
+            query.append(c)
+            display.show(.manualEntry(query: query, matches: [], message: nil))
+        case .enter:
+            return submit(at: time)
+        }
+        return nil
+    }
+
+    private func submit(at time: Date) -> ScanResult? {
+        let typed = query.trimmingCharacters(in: " ")
+        query = ""
+        guard !typed.isEmpty else { display.show(.ready(status)); return nil }
+        let store = pipeline.store
+        let event = pipeline.validator.event
+        do {
+            let code = GuestID.normalizedCode(typed)
+            if code.count >= 6, code.utf8.allSatisfy({ Base32.reverse[Int($0)] >= 0 }) {
+                let hits = try store.guests(codePrefix: code, event: event, limit: Self.maximumMatches + 1)
+                if hits.count == 1 { return finish(pipeline.checkManually(guest: hits[0].guest, at: time, typed: typed)) }
+                if hits.count > 1 { return list(hits, for: typed) }
+                if typed.contains(where: \.isNumber) {  // a code with digits cannot be a name
+                    return finish(pipeline.reportUnknownCode(typed, at: time))
+                }
+            }
+            let hits = try store.searchGuests(prefix: typed, event: event, limit: Self.maximumMatches + 1)
+            if hits.count == 1 { return finish(pipeline.checkManually(guest: hits[0].guest, at: time, typed: typed)) }
+            if hits.isEmpty { return finish(pipeline.reportUnknownCode(typed, at: time)) }
+            return list(hits, for: typed)
+        } catch {
+            display.show(.manualEntry(query: typed, matches: [], message: "Roster search failed: \(error)"))
+            return nil
+        }
+    }
+
+    private func list(_ hits: [RosterGuest], for typed: String) -> ScanResult? {
+        matches = Array(hits.prefix(Self.maximumMatches))
+        let more = hits.count > Self.maximumMatches ? "More than \(Self.maximumMatches) match: type more. " : ""
+        display.show(.manualEntry(query: typed, matches: matches, message: more + "Press 1-\(matches.count) to choose, Esc to clear"))
+        return nil
+    }
+
+    private func finish(_ result: ScanResult) -> ScanResult {
+        show(result)
+        return result
+    }
+
+    private func show(_ result: ScanResult) {
+        if case .awaitingConfirmation(let g) = result.verdict {
+            arrivedTyped = ""
+            display.show(.confirm(g, arrived: ""))
+        } else {
+            display.show(.verdict(result, status))
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import struct Foundation.Date
+
+/// What the roster knows about a guest at this event.
+public enum RosterLookup: Equatable, Sendable {
+    case admissible(RosterGuest)
+    case checkedIn(RosterGuest, CheckIn)
+    case cancelled(RosterGuest?)
+    case notFound
+}
+
+/// The result of writing a check-in: the database's unique key decides, so two writers never make two rows.
+public enum CheckInWrite: Equatable, Sendable {
+    case recorded
+    case alreadyRecorded(CheckIn)
+}
+
+/// The kiosk's local database: roster, tombstones, check-ins, the pending-sync queue and the audit log.
+/// Implemented over SQLite in `KioskStore`. One owner uses it from one task.
+public protocol DoorStore: AnyObject {
+    /// Looks a guest up at an event, including a tombstone or an earlier check-in.
+    func lookUp(guest: GuestID, event: EventID) throws -> RosterLookup
+    /// Writes the check-in, queues it for sync and audits the attempt, in one durable transaction.
+    func record(checkIn: CheckIn, attempt: ScanAttempt) throws -> CheckInWrite
+    /// Audits a scan that did not check anyone in.
+    func audit(_ attempt: ScanAttempt) throws
+    /// Guests of the event whose code starts with `codePrefix` (normalised), at most `limit`.
+    func guests(codePrefix: String, event: EventID, limit: Int) throws -> [RosterGuest]
+    /// Guests of the event whose name, a word of the name, or e-mail starts with `prefix`, case-insensitively.
+    func searchGuests(prefix: String, event: EventID, limit: Int) throws -> [RosterGuest]
+}

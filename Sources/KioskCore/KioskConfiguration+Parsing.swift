@@ -1,0 +1,145 @@
+/// A broken `kiosk.conf`: the file, the line and what is wrong.
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+extension KioskConfiguration {
+    /// Parses `key = value` lines; `#` starts a comment; keys may repeat only where documented
+    /// (`trusted_key`). Unknown keys are errors, so a typo never silently keeps a default.
+    public static func parse(_ text: String, file: String, baseDirectory: String = ".") throws(ConfigurationError) -> KioskConfiguration {
+        var c = KioskConfiguration()
+        c.baseDirectory = baseDirectory
+        var seen: [String: Int] = [:]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            func fail(_ message: String) -> ConfigurationError {
+                ConfigurationError(file: file, line: lineNumber, message: message)
+            }
+            var line = Substring(rawLine)
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+            let trimmed = line.trimmingCharacters(in: " \t\r")
+            if trimmed.isEmpty { continue }
+            guard let eq = trimmed.firstIndex(of: "=") else {
+                throw fail("expected 'key = value', found '\(trimmed)'")
+            }
+            let key = String(trimmed[..<eq]).trimmingCharacters(in: " \t").lowercased()
+            var value = String(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: " \t")
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
+            if key != "trusted_key", let earlier = seen[key] {
+                throw fail("'\(key)' is set twice (first on line \(earlier))")
+            }
+            seen[key] = lineNumber
+            func number(_ range: ClosedRange<Double>, unit: String = "") throws(ConfigurationError) -> Double {
+                let digits = unit.isEmpty ? value : (value.hasSuffix(unit) ? String(value.dropLast(unit.count)) : value)
+                guard let v = Double(digits.trimmingCharacters(in: " ")), range.contains(v) else {
+                    throw fail("'\(key)' must be a number from \(range.lowerBound) to \(range.upperBound)\(unit), found '\(value)'")
+                }
+                return v
+            }
+            func integer(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+                guard let v = Int(value), range.contains(v) else {
+                    throw fail("'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found '\(value)'")
+                }
+                return v
+            }
+            switch key {
+            case "door":
+                guard !value.isEmpty, value.count <= 64 else { throw fail("'door' must be a name of 1 to 64 characters") }
+                c.door = value
+            case "tenant":
+                c.tenant = TenantID(UInt32(try integer(1...Int(UInt32.max))))
+            case "event":
+                c.event = EventID(UInt32(try integer(1...Int(UInt32.max))))
+            case "trusted_key":
+                let parts = value.split(separator: " ", maxSplits: 1).map { String($0).trimmingCharacters(in: " \t") }
+                guard parts.count == 2, let id = KeyID(parts[0]) else {
+                    throw fail("'trusted_key' must be '<key id 0-65535> <public key PEM file or base64>', found '\(value)'")
+                }
+                if c.trustedKeys.contains(where: { $0.id == id }) { throw fail("key id \(id) is trusted twice") }
+                c.trustedKeys.append(TrustedKey(id: id, source: parts[1], line: lineNumber))
+            case "database":
+                guard !value.isEmpty else { throw fail("'database' needs a file path") }
+                c.database = value
+            case "mode":
+                guard let m = CheckInMode(rawValue: value.lowercased()) else {
+                    throw fail("'mode' must be 'auto' or 'confirm', found '\(value)'")
+                }
+                c.mode = m
+            case "source":
+                if value.hasPrefix("replay:") {
+                    c.source = .replay(directory: String(value.dropFirst(7)))
+                } else if value.hasPrefix("camera:") {
+                    c.source = .camera(device: String(value.dropFirst(7)))
+                } else {
+                    throw fail("'source' must be 'replay:<folder>' or 'camera:<device>', found '\(value)'")
+                }
+            case "display":
+                guard let d = Display(rawValue: value.lowercased()) else {
+                    throw fail("'display' must be 'text', 'framebuffer' or 'auto', found '\(value)'")
+                }
+                c.display = d
+            case "framebuffer_device": c.framebufferDevice = value
+            case "repeat_window": c.repeatWindow = try number(0...3600, unit: "s")
+            case "replay_fps": c.replayFPS = try number(0.1...1000)
+            case "idle_fps": c.idleFPS = try number(1...120)
+            case "active_fps": c.activeFPS = try number(1...120)
+            case "motion_threshold": c.motionThreshold = try number(0...255)
+            case "quiet_time": c.quietTime = try number(0...3600, unit: "s")
+            case "capture_size":
+                let wh = value.lowercased().split(separator: "x").compactMap { Int($0) }
+                guard wh.count == 2, (160...3840).contains(wh[0]), (120...2160).contains(wh[1]) else {
+                    throw fail("'capture_size' must be WIDTHxHEIGHT such as 640x480, found '\(value)'")
+                }
+                c.captureWidth = wh[0]
+                c.captureHeight = wh[1]
+            case "decoder_passes":
+                var passes: [DecoderSettings.Pass] = []
+                for name in value.split(separator: ",").map({ String($0).trimmingCharacters(in: " ") }) {
+                    guard let p = DecoderSettings.Pass(rawValue: name) else {
+                        let all = DecoderSettings.Pass.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw fail("unknown decoder pass '\(name)': choose from \(all)")
+                    }
+                    passes.append(p)
+                }
+                guard !passes.isEmpty else { throw fail("'decoder_passes' needs at least one pass") }
+                c.decoder.passes = passes
+            case "decoder_max_side": c.decoder.maxSide = try integer(160...10000)
+            case "log_level":
+                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+                guard levels.contains(value.lowercased()) else {
+                    throw fail("'log_level' must be one of \(levels.joined(separator: ", ")), found '\(value)'")
+                }
+                c.logLevel = value.lowercased()
+            default:
+                throw fail("unknown key '\(key)' (see the comments in the shipped kiosk.conf for every key)")
+            }
+        }
+        guard !c.trustedKeys.isEmpty else {
+            throw ConfigurationError(file: file, line: 0, message: "no 'trusted_key' set: the kiosk could not verify any pass")
+        }
+        guard c.activeFPS >= c.idleFPS else {
+            throw ConfigurationError(file: file, line: seen["active_fps"] ?? seen["idle_fps"] ?? 0,
+                                     message: "'active_fps' (\(c.activeFPS)) must not be lower than 'idle_fps' (\(c.idleFPS))")
+        }
+        return c
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,75 @@
+/// Everything `kiosk.conf` sets. Every key is documented in the shipped `kiosk.conf`.
+public struct KioskConfiguration: Equatable, Sendable {
+    /// A trusted issuer key: its id and where its public key is (a PEM file path or base64 of the raw key).
+    public struct TrustedKey: Equatable, Sendable {
+        public var id: KeyID
+        public var source: String
+        public var line: Int
+    }
+
+    public enum Source: Equatable, Sendable {
+        case replay(directory: String)
+        case camera(device: String)
+    }
+
+    public enum Display: String, Equatable, Sendable {
+        case text
+        case framebuffer
+        case auto
+    }
+
+    public var door = "Door 1"
+    public var tenant = TenantID(1)
+    public var event = EventID(1)
+    public var trustedKeys: [TrustedKey] = []
+    public var database = "kiosk.db"
+    public var mode = CheckInMode.auto
+    public var source = Source.replay(directory: "test-images")
+    public var display = Display.auto
+    public var framebufferDevice = "/dev/fb0"
+    public var repeatWindow = 3.0
+    public var replayFPS: Double?
+    public var idleFPS = 15.0
+    public var activeFPS = 30.0
+    public var motionThreshold = 8.0
+    public var quietTime = 2.0
+    public var captureWidth = 640
+    public var captureHeight = 480
+    public var decoder = DecoderSettings()
+    public var logLevel = "info"
+    /// The folder relative paths are resolved against: the configuration file's folder.
+    public var baseDirectory = "."
+
+    public init() {}
+
+    /// The replay rate: `replay_fps` if set, else the idle rate.
+    public var effectiveReplayFPS: Double { replayFPS ?? idleFPS }
+
+    /// A path from the file, resolved against the file's folder.
+    public func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (baseDirectory == "." ? path : baseDirectory + "/" + path)
+    }
+}
+
+/// How the decoder tries harder on frames that do not read at first.
+public struct DecoderSettings: Equatable, Sendable {
+    public enum Pass: String, Equatable, Sendable, CaseIterable {
+        /// The frame as captured.
+        case full
+        /// Box-averaged to half size: fills the frame less, smooths screen moire.
+        case half
+        /// Box-averaged to a quarter: codes filling a big photo, strong moire.
+        case quarter
+        /// Local contrast normalised: dim, overexposed, glare and shadow.
+        case normalized
+        /// Light-on-dark codes.
+        case inverted
+    }
+
+    /// Tried in order until one finds a code.
+    public var passes: [Pass] = [.full, .half, .normalized, .quarter, .inverted]
+    /// Frames larger than this many pixels on the long side are first box-scaled down to about it.
+    public var maxSide = 1280
+
+    public init() {}
+}

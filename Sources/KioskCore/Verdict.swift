@@ -1,0 +1,63 @@
+import struct Foundation.Date
+
+/// What the door shows for a scanned or typed pass. A value, not an error.
+public enum Verdict: Equatable, Sendable {
+    /// Checked in and written locally; `arrived` of the party came in.
+    case admitted(GuestSummary, arrived: Int)
+    /// Confirm mode: valid and on the roster; staff press Enter to commit.
+    case awaitingConfirmation(GuestSummary)
+    case alreadyCheckedIn(GuestSummary, at: Date, door: String)
+    /// One verdict for forged, unknown-key, other-event and other-tenant passes and for codes that are not passes.
+    case notValidHere
+    case cancelled(GuestSummary?)
+    case notInRoster
+    /// The local database refused the write: nothing may be assumed recorded.
+    case recordFailed(String)
+
+    /// The machine name used in replay output and the audit log.
+    public var name: String {
+        switch self {
+        case .admitted: "admitted"
+        case .awaitingConfirmation: "awaiting_confirmation"
+        case .alreadyCheckedIn: "already_checked_in"
+        case .notValidHere: "not_valid_here"
+        case .cancelled: "cancelled"
+        case .notInRoster: "not_in_roster"
+        case .recordFailed: "record_failed"
+        }
+    }
+
+    public var guest: GuestSummary? {
+        switch self {
+        case .admitted(let g, _), .awaitingConfirmation(let g), .alreadyCheckedIn(let g, _, _): g
+        case .cancelled(let g): g
+        case .notValidHere, .notInRoster, .recordFailed: nil
+        }
+    }
+
+    /// The headline on screen.
+    public var headline: String {
+        switch self {
+        case .admitted: "WELCOME"
+        case .awaitingConfirmation: "CONFIRM CHECK-IN"
+        case .alreadyCheckedIn: "ALREADY CHECKED IN"
+        case .notValidHere: "NOT VALID HERE"
+        case .cancelled: "REGISTRATION CANCELLED"
+        case .notInRoster: "NOT IN ROSTER"
+        case .recordFailed: "CANNOT RECORD"
+        }
+    }
+
+    /// The reason line on screen: what staff should do. Never says why a pass is not valid.
+    public var reasonLine: String {
+        switch self {
+        case .admitted(_, let arrived): arrived == 1 ? "Checked in" : "Checked in: party of \(arrived)"
+        case .awaitingConfirmation: "Enter: check in   digits: how many arrived   Esc: cancel"
+        case .alreadyCheckedIn: "This pass was already used"
+        case .notValidHere: "This pass is not valid here. Ask the guest to check their pass."
+        case .cancelled: "Refer to the organizer"
+        case .notInRoster: "Guest not in roster: refresh the roster and try again"
+        case .recordFailed(let why): "Not recorded (\(why)). Do not admit; call the organizer."
+        }
+    }
+}
