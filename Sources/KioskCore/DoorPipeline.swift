@@ -119,8 +119,9 @@ public final class DoorPipeline {
             case .recorded:
                 return ScanResult(verdict: .admitted(g.summary, arrived: arrived), at: time, source: source, auditReason: reason)
             case .alreadyRecorded(let earlier):
-                return finish(.alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door), at: time, source: source,
-                              payload: payload, guest: g.guest, reason: "already checked in at \(earlier.door)")
+                // Another writer got there first; the store has audited this attempt itself.
+                return ScanResult(verdict: .alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door), at: time,
+                                  source: source, auditReason: "already checked in at \(earlier.door)")
             }
         } catch {
             return ScanResult(verdict: .recordFailed("\(error)"), at: time, source: source, auditReason: "\(error)")

@@ -1,0 +1,121 @@
+import KioskCore
+
+/// The kiosk's QR decoder: bare zbar first, then preprocessed versions of the frame until one reads.
+///
+/// Frames whose longer side exceeds `DecoderSettings.maxSide` (phone photos, 4000×3000) are first
+/// box-scaled by an integer factor to at most `maxSide`: zbar reads a code in a big photo better at
+/// about 1000 px than at full size, and much faster. The passes then run in `settings.passes` order and
+/// the decoder stops at the first that finds any QR code:
+///
+/// - `full`: the (pre-scaled) frame as it is.
+/// - `half`, `quarter`: box-averaged by 2 and 4. Codes that fill the frame, screen moire, sensor noise.
+///   Skipped when the result would be under 32 px on its shorter side.
+/// - `normalized`: local contrast normalisation (dim, overexposed, glare, shadow), first on the
+///   half-size frame, where averaging has already removed the moire and noise that normalising would
+///   amplify, then on the full frame for codes with modules too small to survive halving.
+/// - `inverted`: light-on-dark codes, at full size.
+///
+/// If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
+/// at its own resolution (small codes in big photos), reported as found by `unscaled`.
+///
+/// Results are deduplicated by payload. Not thread-safe (it owns a `ZBarScanner`): one per task.
+public final class KioskDecoder: FrameDecoder {
+    public let settings: DecoderSettings
+    private let scanner = ZBarScanner()
+
+    public init(settings: DecoderSettings = DecoderSettings()) {
+        self.settings = settings
+    }
+
+    public func decode(_ frame: GrayFrame) -> [DecodedCode] {
+        var images = PassImages(source: frame, maxSide: settings.maxSide)
+        for pass in settings.passes {
+            let found = run(pass, on: &images)
+            if !found.isEmpty { return found }
+        }
+        if images.isPreScaled {
+            return Self.unique(scanner.scan(frame), foundBy: "unscaled")
+        }
+        return []
+    }
+
+    /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.
+    public func decode(_ frame: GrayFrame, pass: DecoderSettings.Pass) -> [DecodedCode] {
+        var images = PassImages(source: frame, maxSide: settings.maxSide)
+        return run(pass, on: &images)
+    }
+
+    /// The images zbar is given for `pass` (after the `maxSide` pre-scale), in the order it is given them.
+    public func images(for frame: GrayFrame, pass: DecoderSettings.Pass) -> [GrayFrame] {
+        var images = PassImages(source: frame, maxSide: settings.maxSide)
+        var inputs: [GrayFrame] = []
+        while let image = images.input(for: pass, attempt: inputs.count) { inputs.append(image) }
+        return inputs
+    }
+
+    private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages) -> [DecodedCode] {
+        var attempt = 0
+        while let image = images.input(for: pass, attempt: attempt) {
+            let payloads = scanner.scan(image)
+            if !payloads.isEmpty { return Self.unique(payloads, foundBy: pass.rawValue) }
+            attempt += 1
+        }
+        return []
+    }
+
+    private static func unique(_ payloads: [[UInt8]], foundBy pass: String) -> [DecodedCode] {
+        var seen = Set<[UInt8]>()
+        return payloads.filter { seen.insert($0).inserted }.map { DecodedCode(payload: $0, foundBy: pass) }
+    }
+}
+
+/// The frame at the scales the passes need, each computed once per decode.
+struct PassImages {
+    /// Halving below this (shorter side, pixels) leaves too little for any code.
+    static let smallestSide = 32
+
+    let working: GrayFrame
+    let isPreScaled: Bool
+    private var halfImage: GrayFrame??
+
+    init(source: GrayFrame, maxSide: Int) {
+        let factor = ImagePreprocessing.factorToFit(source, maxSide: maxSide)
+        working = ImagePreprocessing.downscaled(source, by: factor)
+        isPreScaled = factor > 1
+    }
+
+    /// The half-size frame, or nil when it would be too small.
+    mutating func half() -> GrayFrame? {
+        if let halfImage { return halfImage }
+        let image = Self.downscaled(working, by: 2)
+        halfImage = .some(image)
+        return image
+    }
+
+    /// The image for a pass's `attempt`-th scan (0, 1, ...), made only when asked for; nil when the pass
+    /// has no more.
+    mutating func input(for pass: DecoderSettings.Pass, attempt: Int) -> GrayFrame? {
+        switch (pass, attempt) {
+        case (.full, 0):
+            return working
+        case (.half, 0):
+            return half()
+        case (.quarter, 0):
+            // A box of boxes is the 4×4 box (up to the dropped odd row and column).
+            return half().flatMap { Self.downscaled($0, by: 2) }
+        case (.normalized, 0):
+            return ImagePreprocessing.contrastNormalized(half() ?? working)
+        case (.normalized, 1):
+            return half() == nil ? nil : ImagePreprocessing.contrastNormalized(working)
+        case (.inverted, 0):
+            return ImagePreprocessing.inverted(working)
+        default:
+            return nil
+        }
+    }
+
+    private static func downscaled(_ image: GrayFrame, by factor: Int) -> GrayFrame? {
+        guard min(image.width, image.height) / factor >= smallestSide else { return nil }
+        return ImagePreprocessing.downscaled(image, by: factor)
+    }
+}

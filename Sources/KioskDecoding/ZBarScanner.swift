@@ -1,0 +1,76 @@
+internal import CZBar
+import KioskCore
+
+/// One zbar image scanner set up for QR codes only, returning payloads as raw bytes.
+///
+/// Every symbology is disabled, then QR enabled with `ZBAR_CFG_BINARY`, so zbar hands back the code's
+/// bytes without text conversion (invalid UTF-8 survives). Owns the `zbar_image_scanner_t` and destroys
+/// it in `deinit`. Not thread-safe: use from one task.
+public final class ZBarScanner {
+    private let scanner: OpaquePointer
+
+    /// The corresponding C functions are `zbar_image_scanner_create` and `zbar_image_scanner_set_config`.
+    public init() {
+        guard let scanner = zbar_image_scanner_create() else { fatalError("zbar_image_scanner_create failed") }
+        self.scanner = scanner
+        let configured =
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0) == 0
+            && zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1) == 0
+            && zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1) == 0
+        precondition(configured, "zbar_image_scanner_set_config refused the QR-only configuration")
+    }
+
+    deinit {
+        zbar_image_scanner_destroy(scanner)
+    }
+
+    /// The payloads of the QR codes zbar finds in `frame` as it is (no preprocessing): bare zbar.
+    ///
+    /// The frame's pixels are lent to a `Y800` `zbar_image_t` without copying. The corresponding C
+    /// function is `zbar_scan_image`; symbols are read with `zbar_symbol_get_data`.
+    public func scan(_ frame: GrayFrame) -> [[UInt8]] {
+        var payloads: [[UInt8]] = []
+        withZBarImage(frame) { image in
+            guard zbar_scan_image(scanner, image) > 0 else { return }
+            var symbol = zbar_image_first_symbol(image)
+            while let current = symbol {
+                if zbar_symbol_get_type(current) == ZBAR_QRCODE, let data = zbar_symbol_get_data(current) {
+                    let length = Int(zbar_symbol_get_data_length(current))
+                    payloads.append(
+                        Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length)))
+                }
+                symbol = zbar_symbol_next(current)
+            }
+        }
+        return payloads
+    }
+
+    /// Only `zbar_scan_image` on `frame` as it is: the number of symbols found, nothing read out.
+    /// For timing bare zbar in benchmarks.
+    public func scanRaw(_ frame: GrayFrame) -> Int {
+        var found = 0
+        withZBarImage(frame) { found = Int(zbar_scan_image(scanner, $0)) }
+        return max(found, 0)
+    }
+
+    /// Lends `frame`'s pixels to a fresh `Y800` zbar image for the duration of `body`. The image has no
+    /// cleanup handler (zbar never frees Swift's memory), its data pointer is cleared before the buffer
+    /// pointer's scope ends, and it is destroyed before returning.
+    private func withZBarImage(_ frame: GrayFrame, _ body: (OpaquePointer) -> Void) {
+        guard !frame.isEmpty, let image = zbar_image_create() else { return }
+        defer { zbar_image_destroy(image) }
+        zbar_image_set_format(image, Self.y800)
+        zbar_image_set_size(image, UInt32(frame.width), UInt32(frame.height))
+        frame.pixels.withUnsafeBufferPointer { pixels in
+            zbar_image_set_data(image, pixels.baseAddress, UInt(pixels.count), nil)
+            body(image)
+            zbar_image_set_data(image, nil, 0, nil)
+        }
+    }
+
+    /// The fourcc `Y800`: 8-bit grey, one byte per pixel.
+    private static let y800: UInt = {
+        let bytes = "Y800".utf8.map { UInt($0) }
+        return bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
+    }()
+}

@@ -1,0 +1,53 @@
+/// Why an image could not be read, decoded or written. Always names the file (or the name given to
+/// `ImageFile.decode(data:name:)`), so a log line says which picture is at fault.
+public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Reason: Equatable, Sendable {
+        /// `open`, `fstat`, `read` or `write` failed; carries the call's name and errno.
+        case system(call: String, errno: Int32)
+        /// The file holds no bytes at all.
+        case emptyFile
+        /// The bytes start with none of the magic numbers of PNG, JPEG or binary PGM.
+        case unknownFormat
+        /// The file ends before the image does (no PNG `IEND`, JPEG ended early, PGM samples missing).
+        case truncated(format: String)
+        /// The codec refused the data; carries its message (libpng's or libjpeg's).
+        case corrupt(format: String, message: String)
+        /// A header announces a width or height of zero.
+        case emptyImage(format: String)
+        /// More pixels than `ImageFile.maximumPixelCount`: refused before allocating.
+        case tooLarge(width: Int, height: Int)
+        /// An encoder (libpng, TurboJPEG) failed; carries its message.
+        case encodingFailed(format: String, message: String)
+    }
+
+    /// The path, or the name the caller gave to in-memory data.
+    public var file: String
+    public var reason: Reason
+
+    public init(file: String, reason: Reason) {
+        self.file = file
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .system(let call, let errno):
+            return "\(file): \(call) failed: \(ImageError.errnoText(errno)) (errno \(errno))"
+        case .emptyFile:
+            return "\(file): file is empty"
+        case .unknownFormat:
+            return "\(file): not a PNG, JPEG or binary PGM image"
+        case .truncated(let format):
+            return "\(file): truncated \(format) file"
+        case .corrupt(let format, let message):
+            return "\(file): corrupt \(format) data: \(message)"
+        case .emptyImage(let format):
+            return "\(file): \(format) image has zero width or height"
+        case .tooLarge(let width, let height):
+            let limit = ImageFile.maximumPixelCount / 1_000_000
+            return "\(file): image of \(width)x\(height) pixels is larger than the \(limit) MP limit"
+        case .encodingFailed(let format, let message):
+            return "\(file): \(format) encoding failed: \(message)"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import KioskCore
+
+extension SQLiteDoorStore {
+    /// Audits a scan that did not check anyone in.
+    public func audit(_ attempt: ScanAttempt) throws {
+        try insertAudit(attempt)
+    }
+
+    /// The last `limit` audit rows, newest last (for tests and the operator tool).
+    public func auditLog(limit: Int) throws -> [ScanAttempt] {
+        let newestFirst = try connection.rows("""
+            SELECT at, door, source, payload, guest_id, verdict, reason FROM audit_log ORDER BY id DESC LIMIT ?1
+            """, name: "audit log", [.int(limit)]) { row throws(StoreError) in
+            ScanAttempt(at: row.date(0), door: row.text(1), source: try row.source(2), payload: row.text(3),
+                        guest: row.isNull(4) ? nil : try row.guestID(4), verdict: row.text(5), reason: row.text(6))
+        }
+        return newestFirst.reversed()
+    }
+
+    func insertAudit(_ attempt: ScanAttempt) throws(StoreError) {
+        try connection.run("""
+            INSERT INTO audit_log (at, door, source, payload, guest_id, verdict, reason)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """, name: "audit insert",
+            [.int(attempt.at.storeMilliseconds), .text(attempt.door), .text(attempt.source.rawValue),
+             .text(attempt.payload), attempt.guest.map { .text($0.text) } ?? .null, .text(attempt.verdict),
+             .text(attempt.reason)])
+    }
+}

@@ -1,0 +1,132 @@
+import KioskCore
+import KioskDecoding
+import KioskImageIO
+import KioskQRCode
+import Testing
+
+@Suite struct KioskDecoderTests {
+    static let text = "HTTPS://PASS.EXAMPLE.ORG/P/" + QRCodeRendererTests.base32Token
+    static var payload: [UInt8] { Array(text.utf8) }
+    /// The code at one pixel per module, with a 4-module quiet zone.
+    static let code = try! QRCodeRenderer.render(text, moduleSize: 1, quietZone: 4)
+    /// A 640×480 camera frame with the code at 5 px per module.
+    static let scene = TestScenes.place(code.image, scale: 5, width: 640, height: 480)
+
+    let decoder = KioskDecoder()
+    let bareZBar = ZBarScanner()
+
+    @Test func plainCodeIsReadByTheFullPass() {
+        #expect(decoder.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "full")])
+    }
+
+    @Test func codeFillingTheFrameBeyondItsQuietZoneIsRead() {
+        // The symbol's 57 modules span the full 480 rows: no quiet zone at the top or bottom.
+        let scale = 480 / Double(Self.code.moduleCount)
+        let filling = TestScenes.place(Self.code.image, scale: scale, width: 640, height: 480)
+        #expect(filling[85, 1] == 0 && filling[85, 478] == 0)  // finder patterns touch the top and bottom
+        #expect(decoder.decode(filling).map(\.payload) == [Self.payload])
+    }
+
+    @Test func invertedCodeNeedsTheInvertedPass() {
+        let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
+        #expect(bareZBar.scan(inverted).isEmpty)
+        #expect(decoder.decode(inverted, pass: .full).isEmpty)
+        #expect(decoder.decode(inverted) == [DecodedCode(payload: Self.payload, foundBy: "inverted")])
+    }
+
+    @Test func darkLowContrastCodeIsRead() {
+        let dim = TestScenes.map(Self.scene) { _, _, value in value < 128 ? 20 : 34 }
+        #expect(decoder.decode(dim).map(\.payload) == [Self.payload])
+    }
+
+    @Test func brightGradientAcrossTheCodeIsRead() {
+        let washed = TestScenes.map(Self.scene) { x, _, value in
+            TestScenes.pixel(Double(value) / 3 + Double(x) * 255 / 640)
+        }
+        #expect(decoder.decode(washed).map(\.payload) == [Self.payload])
+    }
+
+    @Test func screenMoireDefeatsBareZBarButNotTheHalfPass() {
+        // A photographed screen: a dark pixel grid every third row and column over the code.
+        let code = TestScenes.place(Self.code.image, scale: 6, width: 640, height: 480)
+        let screen = TestScenes.map(code) { x, y, value in
+            TestScenes.pixel(Double(value) * (x % 3 == 0 || y % 3 == 0 ? 0.35 : 1) * 0.8 + 30)
+        }
+        #expect(bareZBar.scan(screen).isEmpty)
+        #expect(decoder.decode(screen) == [DecodedCode(payload: Self.payload, foundBy: "half")])
+    }
+
+    @Test func noisyLowContrastCodeIsReadAfterAveragingOrNormalising() {
+        // Contrast 20 grey levels, blurred by the lens, with ±8 levels of sensor noise.
+        let sharp = TestScenes.place(Self.code.image, scale: 8, width: 1280, height: 960)
+        let blurred = ImagePreprocessing.downscaled(sharp, by: 2)
+        var noise = TestScenes.noise(width: 640, height: 480, seed: 3).pixels.makeIterator()
+        let noisy = TestScenes.map(blurred) { _, _, value in
+            TestScenes.pixel(100 + Double(value) * 20 / 255 + Double(noise.next()!) / 16 - 8)
+        }
+        let found = decoder.decode(noisy)
+        #expect(found.map(\.payload) == [Self.payload])
+        #expect(bareZBar.scan(noisy).isEmpty)
+    }
+
+    @Test func weakCodeUnderGlareNeedsTheNormalizedPass() {
+        // 3 px modules (too fine to survive halving), 10 grey levels of contrast, a bright glare spot.
+        let small = TestScenes.place(Self.code.image, scale: 3, width: 640, height: 480)
+        let glare = TestScenes.map(small) { x, y, value in
+            let distance = Double((x - 300) * (x - 300) + (y - 240) * (y - 240)).squareRoot()
+            return TestScenes.pixel((value < 128 ? 0 : 10) + 200 - distance / 2)
+        }
+        #expect(bareZBar.scan(glare).isEmpty)
+        #expect(decoder.decode(glare, pass: .half).isEmpty)
+        #expect(decoder.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "normalized")])
+    }
+
+    @Test func downscaledAndUpscaledCodesAreRead() {
+        let small = TestScenes.place(Self.code.image, scale: 2.5, width: 320, height: 240)
+        #expect(decoder.decode(small).map(\.payload) == [Self.payload])
+        let blocky = TestScenes.place(small, scale: 2, width: 640, height: 480)
+        #expect(decoder.decode(blocky).map(\.payload) == [Self.payload])
+    }
+
+    @Test func bigPhotoIsPreScaledToMaxSide() {
+        // 2600×1950 with the code filling most of its height: pre-scaled by 3 to 866×650.
+        let photo = TestScenes.place(Self.code.image, scale: 28, width: 2600, height: 1950, fill: 230)
+        #expect(decoder.images(for: photo, pass: .full).map(\.width) == [866])
+        #expect(decoder.decode(photo).map(\.payload) == [Self.payload])
+    }
+
+    @Test func jpegCompressedCodeIsRead() throws {
+        let jpeg = try ImageFile.encodeJPEG(Self.scene, quality: 30)
+        let decoded = try ImageFile.decode(data: jpeg, name: "scene.jpg")
+        #expect(decoder.decode(decoded).map(\.payload) == [Self.payload])
+    }
+
+    @Test func twoCopiesOfOneCodeAreReportedOnce() {
+        let single = TestScenes.place(Self.code.image, scale: 4, width: 320, height: 480)
+        var pair = GrayFrame(width: 640, height: 480, fill: 255)
+        for y in 0..<480 {
+            for x in 0..<320 {
+                pair[x, y] = single[x, y]
+                pair[x + 320, y] = single[x, y]
+            }
+        }
+        #expect(decoder.decode(pair) == [DecodedCode(payload: Self.payload, foundBy: "full")])
+    }
+
+    @Test func noiseAndBlankFramesDecodeToNothing() {
+        #expect(decoder.decode(TestScenes.noise(width: 640, height: 480)).isEmpty)
+        #expect(decoder.decode(GrayFrame(width: 640, height: 480, fill: 128)).isEmpty)
+        #expect(decoder.decode(GrayFrame(width: 0, height: 0, pixels: [])).isEmpty)
+    }
+
+    @Test func passesRunInTheConfiguredOrderOnly() {
+        var settings = DecoderSettings()
+        settings.passes = [.full]
+        let fullOnly = KioskDecoder(settings: settings)
+        let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
+        #expect(fullOnly.decode(inverted).isEmpty)
+        settings.passes = [.inverted, .full]
+        #expect(KioskDecoder(settings: settings).decode(Self.scene).first?.foundBy == "full")
+        #expect(KioskDecoder(settings: settings).decode(inverted).first?.foundBy == "inverted")
+    }
+}

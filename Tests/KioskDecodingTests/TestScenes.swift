@@ -1,0 +1,44 @@
+import KioskCore
+
+/// Simple, deterministic picture transforms for decoder tests.
+enum TestScenes {
+    /// `image` scaled by `scale` (nearest neighbour) and centred in a `width`×`height` frame of `fill`;
+    /// parts that fall outside the frame are cut off.
+    static func place(_ image: GrayFrame, scale: Double, width: Int, height: Int, fill: UInt8 = 255) -> GrayFrame {
+        var out = GrayFrame(width: width, height: height, fill: fill)
+        let originX = (Double(width) - Double(image.width) * scale) / 2
+        let originY = (Double(height) - Double(image.height) * scale) / 2
+        for y in 0..<height {
+            let sourceY = (Double(y) - originY) / scale
+            guard sourceY >= 0, Int(sourceY) < image.height else { continue }
+            for x in 0..<width {
+                let sourceX = (Double(x) - originX) / scale
+                guard sourceX >= 0, Int(sourceX) < image.width else { continue }
+                out[x, y] = image[Int(sourceX), Int(sourceY)]
+            }
+        }
+        return out
+    }
+
+    /// Every pixel through `transform(x, y, value)`.
+    static func map(_ image: GrayFrame, _ transform: (Int, Int, UInt8) -> UInt8) -> GrayFrame {
+        var out = image
+        for y in 0..<image.height {
+            for x in 0..<image.width { out[x, y] = transform(x, y, image[x, y]) }
+        }
+        return out
+    }
+
+    /// Uniform pseudo-random noise (a fixed LCG, so every run sees the same frame).
+    static func noise(width: Int, height: Int, seed: UInt64 = 42) -> GrayFrame {
+        var state = seed
+        let pixels = (0..<(width * height)).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        return GrayFrame(width: width, height: height, pixels: pixels)
+    }
+
+    /// `value` clamped into a pixel.
+    static func pixel(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
+}
