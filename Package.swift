@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
@@ -48,12 +49,13 @@ let package = Package(
                 "KioskDisplay",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
         // Test support: synthetic door scenes (distortions) and fixture events.
         .target(
             name: "KioskTesting",
-            dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskStore"]
+            dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskDecoding"]
         ),
 
         // Executables: parse arguments, wire adapters.
@@ -82,7 +84,8 @@ let package = Package(
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
-        .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskTesting"]),
+        .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
+        .testTarget(name: "KioskSceneTests", dependencies: ["KioskTesting"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO"]),
         .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore"]),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTesting"]),

@@ -1,0 +1,37 @@
+import KioskCore
+import KioskDecoding
+import KioskImageIO
+
+/// `kioskctl decode FILE...`: the kiosk's own decoder on image files, printed as zbarimg prints.
+public enum FileDecoding {
+    public struct Outcome {
+        /// `QR-Code:<payload>` lines (prefixed with `FILE:` when several files were given).
+        public var lines: [String] = []
+        /// One message per file that could not be read.
+        public var errors: [String] = []
+        /// 0 if any code was read, 4 if none, 2 if a file could not be read.
+        public var exitCode: Int32 = 4
+    }
+
+    public static func run(files: [String], settings: DecoderSettings = DecoderSettings()) -> Outcome {
+        let decoder = KioskDecoder(settings: settings)
+        var outcome = Outcome()
+        var found = false
+        for file in files {
+            let frame: GrayFrame
+            do {
+                frame = try ImageFile.read(path: file)
+            } catch {
+                outcome.errors.append("\(error)")
+                continue
+            }
+            for code in decoder.decode(frame) {
+                found = true
+                let text = String(decoding: code.payload, as: UTF8.self)
+                outcome.lines.append(files.count > 1 ? "\(file):QR-Code:\(text)" : "QR-Code:\(text)")
+            }
+        }
+        outcome.exitCode = !outcome.errors.isEmpty ? 2 : (found ? 0 : 4)
+        return outcome
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import KioskCore
+import KioskImageIO
+import Logging
+
+/// `kiosk --replay DIR`: feeds a folder of images through the whole door as frames on a virtual clock and
+/// prints one JSON line per verdict.
+public struct ReplayRunner {
+    public var door: Door
+    public var logger: Logger
+
+    public init(door: Door, logger: Logger) {
+        self.door = door
+        self.logger = logger
+    }
+
+    /// Replays `directory` at `fps` frames per (virtual) second; returns every verdict record.
+    @discardableResult
+    public func run(directory: String, fps: Double, start: Date = Date(), output: (String) -> Void) async throws(KioskError) -> [VerdictRecord] {
+        let source: ReplayFrameSource
+        do {
+            source = try ReplayFrameSource(directory: directory, framesPerSecond: fps, start: start)
+        } catch {
+            throw .replay(error)
+        }
+        logger.info("replaying \(source.fileNames.count) images from \(directory) at \(fps) fps (virtual clock)")
+        door.controller.start()
+        var records: [VerdictRecord] = []
+        var index = 0
+        while true {
+            let frame: Frame
+            do {
+                guard let next = try await source.nextFrame() else { break }
+                frame = next
+            } catch {
+                // A bad image is one bad frame at the door: say which, and go on with the next.
+                logger.error("\(error)")
+                index += 1
+                continue
+            }
+            for result in door.controller.handle(frame: frame.image, at: frame.time) {
+                let record = VerdictRecord(result, file: frame.label, frame: index)
+                records.append(record)
+                output(record.jsonLine)
+                door.refreshStatus()
+            }
+            index += 1
+        }
+        return records
+    }
+}

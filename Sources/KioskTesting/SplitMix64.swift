@@ -1,0 +1,19 @@
+/// A small seedable random number generator (Steele, Lea and Flood's SplitMix64).
+///
+/// The same seed gives the same sequence on every platform and toolchain, so a rendered scene is reproducible
+/// from its seed alone. Not for cryptography.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import KioskCore
+import KioskDisplay
+import KioskRuntime
+import Logging
+import ServiceLifecycle
+
+@main
+struct Kiosk: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk",
+        abstract: "The door daemon: QR passes in front of the camera, verdicts on the screen.",
+        discussion: """
+            Without --replay the kiosk runs live: frames from the configured source, staff's keyboard for \
+            manual entry and confirmation. With --replay DIR it feeds the images of DIR through the whole \
+            pipeline on a virtual clock, prints one JSON line per verdict and exits.
+            """)
+
+    @Option(help: "The configuration file.")
+    var config = "kiosk.conf"
+
+    @Option(help: "Replay the images of this folder as frames (in name order), print verdicts as JSON lines, exit.")
+    var replay: String?
+
+    @Option(help: "Frames per second of the replay's virtual clock (default: replay_fps, else idle_fps).")
+    var fps: Double?
+
+    @Option(help: "Use this database file instead of the configuration's.")
+    var database: String?
+
+    func run() async throws {
+        var settings: KioskConfiguration
+        do {
+            settings = try ConfigurationFile.load(config)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        if let database { settings.database = database.hasPrefix("/") ? database : FileManager.default.currentDirectoryPath + "/" + database }
+        let level = Logger.Level(configured: settings.logLevel)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "kiosk")
+        if settings.display == .framebuffer {
+            throw ValidationError("\(config): display = framebuffer is not available in this build yet; use display = text")
+        }
+        let colours = isatty(STDERR_FILENO) == 1
+        do {
+            if let replay {
+                let door = try Door(configuration: settings, display: TextStatusDisplay(colours: colours), camera: "replay")
+                let fps = self.fps ?? settings.effectiveReplayFPS
+                guard fps > 0 else { throw ValidationError("--fps must be above 0") }
+                try await ReplayRunner(door: door, logger: logger).run(directory: replay, fps: fps) { line in
+                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                }
+            } else {
+                let keyboard = KeyboardInput()
+                let conf = settings
+                let service = DoorService(configuration: conf, keyboard: keyboard, logger: logger) {
+                    try Door(configuration: conf, display: TextStatusDisplay(colours: colours), camera: "replay")
+                }
+                let group = ServiceGroup(
+                    configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                try await group.run()
+            }
+        } catch let error as KioskError {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import KioskRuntime
+
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode QR codes in PNG, JPEG or binary PGM files with exactly the kiosk's decoder.",
+        discussion: """
+            Prints 'QR-Code:<payload>' per code (as zbarimg does); with several files each line starts with \
+            the file name and a colon. Exit status: 0 if any code was read, 4 if none, 2 if a file could \
+            not be read.
+            """)
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    func run() throws {
+        let outcome = FileDecoding.run(files: files)
+        for line in outcome.lines { print(line) }
+        for error in outcome.errors { FileHandle.standardError.write(Data("kioskctl decode: \(error)\n".utf8)) }
+        if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+    }
+}

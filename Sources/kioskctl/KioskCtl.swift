@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct KioskCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kioskctl",
+        abstract: "The operator's tool for the QR check-in kiosk.",
+        subcommands: [Keygen.self, Issue.self, Decode.self, Roster.self, Status.self, Demo.self, TestSet.self])
+}

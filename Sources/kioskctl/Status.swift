@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import KioskRuntime
+import KioskStore
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the roster size, pending check-ins and the latest audit log entries.")
+
+    @Option(help: "The kiosk's configuration file.")
+    var config = "kiosk.conf"
+
+    @Option(help: "How many audit log entries to show.")
+    var last = 20
+
+    func run() throws {
+        let settings = try ConfigurationFile.load(config)
+        let store = try SQLiteDoorStore(path: settings.resolve(settings.database))
+        print("door \(settings.door), event \(settings.event): \(try store.guestCount(event: settings.event)) guests, "
+              + "\(try store.checkIns(event: settings.event).count) checked in, \(try store.pendingCount()) pending sync")
+        let f = ISO8601DateFormatter()
+        for a in try store.auditLog(limit: last) {
+            print("\(f.string(from: a.at))  \(a.source.rawValue)  \(a.verdict)  \(a.guest?.text ?? "-")  \(a.reason)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import KioskCore
+import KioskRuntime
+@testable import KioskStore
+import Logging
+import Testing
+
+/// Malformed things get a clear error or verdict and lose nothing already recorded.
+@Suite struct BadInputTests {
+    @Test func aFileThatIsNotSQLiteIsNamed() throws {
+        let folder = Fixtures.temporaryFolder()
+        try Data("this is not a database, it is a shopping list\n".utf8).write(to: URL(fileURLWithPath: folder + "/kiosk.db"))
+        var c = try Fixtures.configuration(folder: folder)
+        c.database = folder + "/kiosk.db"
+        do {
+            _ = try Door(configuration: c, display: RecordingDisplay(), camera: "test")
+            Issue.record("opened a file that is not SQLite")
+        } catch {
+            #expect(error.description.contains("not a kiosk database"))
+            #expect(error.description.contains(folder + "/kiosk.db"))
+        }
+    }
+
+    @Test func aCorruptImageInTheReplayIsSkippedAndNamed() async throws {
+        let folder = Fixtures.temporaryFolder()
+        try FileManager.default.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/b.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/a.png"))
+        let door = try Fixtures.door()
+        let records = try await ReplayRunner(door: door, logger: Logger(label: "t")).run(directory: folder, fps: 1) { _ in }
+        #expect(records.map(\.file) == ["b.png"])
+    }
+
+    @Test func anEmptyReplayFolderIsAnError() async throws {
+        let door = try Fixtures.door()
+        await #expect(throws: KioskError.self) {
+            try await ReplayRunner(door: door, logger: Logger(label: "t")).run(directory: Fixtures.temporaryFolder(), fps: 1) { _ in }
+        }
+    }
+
+    @Test func aLockedDatabaseGivesRecordFailedAndKeepsEarlierCheckIns() throws {
+        let door = try Fixtures.door()
+        let guests = try door.store.searchGuests(prefix: "", event: door.configuration.event, limit: 1000).filter { $0.status == .active }
+        let t = Date()
+        #expect(door.pipeline.checkManually(guest: guests[0].guest, at: t, typed: "x").verdict.name == "admitted")
+        // Another process takes the write lock.
+        let other = try SQLiteConnection(path: door.configuration.database, busyTimeout: .milliseconds(50))
+        try other.execute("BEGIN EXCLUSIVE", "taking the lock")
+        let result = door.pipeline.checkManually(guest: guests[1].guest, at: t, typed: "y")
+        #expect(result.verdict.name == "record_failed")
+        #expect(result.verdict.reasonLine.contains("locked"))
+        try other.execute("ROLLBACK", "releasing the lock")
+        #expect(try door.store.checkIns(event: door.configuration.event).map(\.guest) == [guests[0].guest])
+    }
+
+    @Test func aBrokenConfigurationNamesFileAndLine() throws {
+        let folder = Fixtures.temporaryFolder()
+        try "door = A\nmode = maybe\n".write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        do {
+            _ = try ConfigurationFile.load(folder + "/kiosk.conf")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.contains(folder + "/kiosk.conf:2:"))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import KioskCore
+import KioskDisplay
+import KioskRuntime
+import KioskStore
+import KioskTesting
+
+/// Paths of the package and its golden images, and helpers that make doors in temporary folders.
+enum Fixtures {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let testImages = packageRoot + "/test-images"
+    static let configPath = packageRoot + "/kiosk.conf"
+
+    /// The folder the test bundle is in: the build's products, including the `kiosk` and `kioskctl` executables.
+    static let productsFolder: String = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("kiosk").path) {
+            url.deleteLastPathComponent()
+        }
+        return url.path
+    }()
+
+    static func temporaryFolder() -> String {
+        let path = NSTemporaryDirectory() + "kiosk-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// The shipped kiosk.conf, with its database moved to a fresh temporary folder.
+    static func configuration(mode: CheckInMode = .auto, folder: String = temporaryFolder()) throws -> KioskConfiguration {
+        var c = try ConfigurationFile.load(configPath)
+        c.database = folder + "/kiosk.db"
+        c.mode = mode
+        return c
+    }
+
+    /// A door on the test-images event with its roster imported.
+    static func door(mode: CheckInMode = .auto, display: any StatusDisplay = RecordingDisplay()) throws -> Door {
+        let c = try configuration(mode: mode)
+        let door = try Door(configuration: c, display: display, camera: "test")
+        _ = try door.store.importRoster(csv: String(contentsOfFile: testImages + "/roster.csv", encoding: .utf8),
+                                        tenant: c.tenant, event: c.event)
+        return door
+    }
+
+    static func manifest() throws -> TestManifest { try TestManifest.load(testImages + "/manifest.json") }
+
+    /// Runs an executable of the package; returns its exit status, standard output and standard error.
+    static func run(_ executable: String, _ arguments: [String], currentDirectory: String = packageRoot) throws -> (Int32, String, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: productsFolder + "/" + executable)
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// A display that keeps what it was asked to show, for assertions.
+final class RecordingDisplay: StatusDisplay {
+    var screens: [DoorScreen] = []
+    func show(_ screen: DoorScreen) { screens.append(screen) }
+    var last: DoorScreen? { screens.last }
+}
