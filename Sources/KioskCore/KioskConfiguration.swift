@@ -5,6 +5,12 @@ public struct KioskConfiguration: Equatable, Sendable {
         public var id: KeyID
         public var source: String
         public var line: Int
+
+        public init(id: KeyID, source: String, line: Int) {
+            self.id = id
+            self.source = source
+            self.line = line
+        }
     }
 
     public enum Source: Equatable, Sendable {

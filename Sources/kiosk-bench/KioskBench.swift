@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct KioskBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk-bench",
+        abstract: "Benchmarks of the door pipeline; prints tables for BENCHMARKS.md.",
+        discussion: "Run in release: swift run -c release kiosk-bench [pipeline|lookup|robustness|all]",
+        subcommands: [PipelineBench.self, LookupBench.self, RobustnessBench.self, AllBenches.self],
+        defaultSubcommand: AllBenches.self)
+}
+
+struct AllBenches: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "all", abstract: "Every benchmark.")
+    func run() async throws {
+        let p = try PipelineBench.parse([]); try await p.run()
+        let l = try LookupBench.parse([]); try l.run()
+        let r = try RobustnessBench.parse([]); try r.run()
+    }
+}

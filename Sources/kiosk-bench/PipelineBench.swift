@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import KioskCore
+import KioskDecoding
+import KioskDisplay
+import KioskQRCode
+import KioskRuntime
+import KioskTesting
+import Logging
+
+/// Frame to verdict through the whole door, next to bare `zbar_scan_image` on the same frames.
+struct PipelineBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pipeline", abstract: "Frame-to-verdict latency.")
+
+    @Option(help: "Frames per size.") var frames = 60
+    @Option(help: "Rounds over the frames.") var rounds = 5
+
+    final class NullDisplay: StatusDisplay { func show(_ screen: DoorScreen) {} }
+
+    func run() async throws {
+        print("## Frame to verdict (\(frames) frames x \(rounds) rounds per size; ms)\n")
+        var rows: [[String]] = []
+        var breakdown: [[String]] = []
+        for (w, h) in [(640, 480), (1280, 720)] {
+            let folder = NSTemporaryDirectory() + "kiosk-bench-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let fixture = try FixtureEvent(seed: 42, guestCount: frames)
+            var c = KioskConfiguration()
+            c.tenant = fixture.tenant
+            c.event = fixture.event
+            try fixture.issuerKey.publicKey.pem().write(toFile: folder + "/issuer.pub.pem", atomically: true, encoding: .utf8)
+            c.trustedKeys = [.init(id: fixture.keyID, source: folder + "/issuer.pub.pem", line: 1)]
+            c.database = folder + "/kiosk.db"
+            let door = try Door(configuration: c, display: NullDisplay(), camera: "bench")
+            try door.store.upsertGuests(fixture.guests)
+            // Door frames of passes (plain and phone scenes), each a different guest.
+            var rng = SplitMix64(seed: 7)
+            let scenes: [DoorCondition] = [.plain, .rotated, .glare, .motionBlur]
+            var images: [GrayFrame] = []
+            for g in fixture.guests {
+                let code = try QRCodeRenderer.render(try fixture.passURL(for: g.guest))
+                images.append(DoorScenes.render(scenes[images.count % scenes.count], code: code.image, moduleSize: 8,
+                                                width: w, height: h, severity: 0.3, rng: &rng))
+            }
+            let zbar = ZBarScanner()
+            let decoder = KioskDecoder(settings: c.decoder)
+            var bare: [Double] = [], decoded: [Double] = [], pipeline: [Double] = []
+            var verdicts = 0
+            var time = Date()
+            for _ in 0..<rounds {
+                for image in images {
+                    // Each measured on a fresh copy of the frame (as a camera delivers it), in turn.
+                    var copy = image
+                    copy.pixels.withUnsafeMutableBufferPointer { $0[0] ^= 1 }
+                    bare.append(Stopwatch.milliseconds { _ = zbar.scanRaw(copy) })
+                    copy = image
+                    copy.pixels.withUnsafeMutableBufferPointer { $0[0] ^= 1 }
+                    decoded.append(Stopwatch.milliseconds { _ = decoder.decode(copy) })
+                    copy = image
+                    copy.pixels.withUnsafeMutableBufferPointer { $0[0] ^= 1 }
+                    time += 10  // past the repeat window: every frame gives a verdict
+                    pipeline.append(Stopwatch.milliseconds { verdicts += door.controller.handle(frame: copy, at: time).count })
+                }
+            }
+            let reads = images.filter { !zbar.scan($0).isEmpty }.count
+            // Where the overhead goes: each step alone on the payloads of the frames.
+            let payloads = images.compactMap { decoder.decode($0).first?.payload }
+            var validate: [Double] = [], lookup: [Double] = [], audit: [Double] = []
+            for payload in payloads {
+                var token: PassToken?
+                validate.append(Stopwatch.milliseconds {
+                    if case .valid(let t) = door.pipeline.validator.check(payload: payload) { token = t }
+                })
+                guard let token else { continue }
+                lookup.append(try Stopwatch.milliseconds { _ = try door.store.lookUp(guest: token.guest, event: c.event) })
+                let attempt = ScanAttempt(at: time, door: c.door, source: .camera, payload: "bench", guest: token.guest,
+                                          verdict: "already_checked_in", reason: "bench")
+                audit.append(try Stopwatch.milliseconds { try door.store.audit(attempt) })
+            }
+            var after: [Double] = []
+            for payload in payloads {
+                time += 10
+                after.append(Stopwatch.milliseconds { _ = door.pipeline.check(code: payload, at: time) })
+            }
+            breakdown.append(["\(w)x\(h)", f3(validate.median), f3(lookup.median), f3(audit.median), f3(after.median),
+                              f3(pipeline.median - decoded.median)])
+            rows.append(["\(w)x\(h)", f2(bare.median), f2(bare.percentile(0.99)), f2(decoded.median), f2(decoded.percentile(0.99)),
+                         f2(pipeline.median), f2(pipeline.percentile(0.99)),
+                         f3(pipeline.median / bare.median), f3(pipeline.median / decoded.median),
+                         "\(verdicts)/\(images.count * rounds)", "\(reads)/\(images.count)"])
+        }
+        print(table(["frames", "zbar p50", "zbar p99", "decoder p50", "decoder p99", "pipeline p50", "pipeline p99",
+                     "pipeline/zbar", "pipeline/decoder", "verdicts", "zbar reads"], rows))
+        print("\npipeline = decode + validate (Ed25519) + roster lookup + durable SQLite write (check-in, queue, audit) + display;")
+        print("pipeline/decoder - 1 is the pipeline's own overhead beyond decoding.\n")
+        print(table(["frames", "validate p50", "lookup p50", "audit write p50", "all after decoding p50", "pipeline - decoder p50"], breakdown))
+        print()
+    }
+}

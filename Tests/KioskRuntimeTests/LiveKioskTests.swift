@@ -1,0 +1,44 @@
+import Foundation
+import KioskStore
+import Testing
+
+/// The kiosk running live (no --replay): frames from the configured source at its rate, keys from standard
+/// input, graceful stop on SIGTERM.
+@Suite struct LiveKioskTests {
+    @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() throws {
+        let folder = Fixtures.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/frames/a.png")
+        let conf = try String(contentsOfFile: Fixtures.configPath, encoding: .utf8)
+            .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(folder)/kiosk.db")
+            .replacingOccurrences(of: "source = replay:test-images", with: "source = replay:\(folder)/frames")
+            .replacingOccurrences(of: "replay_fps = 0.2", with: "replay_fps = 10")
+            .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
+        try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
+        #expect(imported.0 == 0, "\(imported.2)")
+        let store = try SQLiteDoorStore(path: folder + "/kiosk.db")
+        let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }.last!
+
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
+        p.arguments = ["--config", folder + "/kiosk.conf"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = errors
+        try p.run()
+        Thread.sleep(forTimeInterval: 2)
+        input.fileHandleForWriting.write(Data((typed.guest.displayCode + "\n").utf8))
+        Thread.sleep(forTimeInterval: 1.5)
+        p.terminate()  // SIGTERM: graceful shutdown
+        p.waitUntilExit()
+        let screen = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(screen)")
+        let checkIns = try store.checkIns(event: .init(4711))
+        #expect(checkIns.count == 2, "\(screen)")
+        #expect(checkIns.contains { $0.guest == typed.guest && $0.source == .manual })
+        #expect(checkIns.contains { $0.source == .camera })
+        #expect(screen.contains("WELCOME") && screen.contains(typed.name))
+    }
+}
