@@ -12,6 +12,7 @@ struct RobustnessBench: ParsableCommand {
 
     @Option(help: "Scenes per condition and severity.") var seeds = 8
     @Option(help: "The golden images folder.") var testImages = "test-images"
+    @Option(help: "Write the scenes the kiosk decoder could not read into this folder.") var dumpFailures: String?
 
     func run() throws {
         let zbar = ZBarScanner()
@@ -49,6 +50,9 @@ struct RobustnessBench: ParsableCommand {
                     if found.contains(where: { $0.payload == Array(url.utf8) }) {
                         k += 1
                         passCounts[found[0].foundBy, default: 0] += 1
+                    } else if let dumpFailures {
+                        try? FileManager.default.createDirectory(atPath: dumpFailures, withIntermediateDirectories: true)
+                        try ImageFile.writePNG(frame, to: "\(dumpFailures)/\(condition.rawValue)-\(severity)-\(totals.n + seeds - k).png")
                     }
                 }
                 totals.zbar += z; totals.kiosk += k; totals.n += seeds
@@ -56,7 +60,7 @@ struct RobustnessBench: ParsableCommand {
             }
             rows.append(cells)
         }
-        rows.append(["all", "", "", "\(totals.zbar)/\(totals.n)", "\(totals.kiosk)/\(totals.n)"])
+        rows.append(["all (both severities)", "\(totals.zbar)/\(totals.n)", "\(totals.kiosk)/\(totals.n)", "", ""])
         print(table(["condition", "zbar, sev 0.5", "kiosk, sev 0.5", "zbar, sev 1.0", "kiosk, sev 1.0"], rows))
         print("\nreads by the kiosk decoder, by the pass that found the code: "
               + passCounts.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n")
