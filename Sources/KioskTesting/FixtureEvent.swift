@@ -29,7 +29,7 @@ public struct FixtureEvent: Sendable {
             let notes = i % 17 == 3 ? Self.notes[i % Self.notes.count] : ""
             guests.append(RosterGuest(
                 guest: GuestID.random(using: &rng), tenant: tenant, event: event, name: "\(first) \(last)",
-                email: "\(first.lowercased()).\(last.lowercased())\(i)@example.org", partySize: party, notes: notes))
+                email: Self.emailLocalPart("\(first).\(last)") + "\(i)@example.org", partySize: party, notes: notes))
         }
     }
 
@@ -46,6 +46,12 @@ public struct FixtureEvent: Sendable {
                 .map(Self.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "Chloé.Van der Berg" -> "chloe.vanderberg": ASCII, no spaces or apostrophes.
+    static func emailLocalPart(_ s: String) -> String {
+        s.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+            .filter { $0.isASCII && ($0.isLetter || $0 == ".") }
     }
 
     static func csvField(_ s: String) -> String {
