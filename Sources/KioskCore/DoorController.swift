@@ -24,10 +24,30 @@ public final class DoorController {
 
     /// Runs one frame through the pipeline and shows each verdict.
     @discardableResult
-    public func handle(frame: GrayFrame, at time: Date) -> [ScanResult] {
-        let results = pipeline.process(frame, at: time)
+    public func handle(frame: GrayFrame, at time: Date, effort: DecodeEffort = .thorough) -> [ScanResult] {
+        let results = pipeline.process(frame, at: time, effort: effort)
         results.forEach(show)
+        if !results.isEmpty { lastVerdictAt = time }
         return results
+    }
+
+    /// When the last verdict (or confirmation, or manual-entry screen) went up: the live picture waits
+    /// `verdictHold` seconds before it replaces it.
+    public private(set) var lastVerdictAt: Date?
+    public var verdictHold = 3.0
+
+    /// Shows the live camera picture between guests: not over a verdict still on screen, a pending
+    /// confirmation, or staff typing.
+    public func showPreview(_ frame: GrayFrame, at time: Date) {
+        guard pipeline.pending == nil, query.isEmpty, matches.isEmpty else { return }
+        if let shown = lastVerdictAt, time.timeIntervalSince(shown) < verdictHold, time >= shown { return }
+        display.showPreview(frame, status: status)
+    }
+
+    /// Puts the ready screen back (after a camera state change, say).
+    public func showReady() {
+        guard pipeline.pending == nil, query.isEmpty, matches.isEmpty else { return }
+        display.show(.ready(status))
     }
 
     /// Handles one key; returns the verdict it produced, if any.
@@ -118,6 +138,7 @@ public final class DoorController {
     }
 
     private func show(_ result: ScanResult) {
+        lastVerdictAt = result.at
         if case .awaitingConfirmation(let g) = result.verdict {
             arrivedTyped = ""
             display.show(.confirm(g, arrived: ""))

@@ -37,9 +37,13 @@ public final class DoorPipeline {
     }
 
     /// Decodes a frame and decides on each new code in it (codes still in view are skipped).
-    public func process(_ frame: GrayFrame, at time: Date) -> [ScanResult] {
-        decoder.decode(frame).compactMap { check(code: $0.payload, at: time) }
+    public func process(_ frame: GrayFrame, at time: Date, effort: DecodeEffort = .thorough) -> [ScanResult] {
+        lastCodes = decoder.decode(frame, effort: effort)
+        return lastCodes.compactMap { check(code: $0.payload, at: time) }
     }
+
+    /// The codes the last processed frame held (also those skipped as repeats): a code is in view.
+    public private(set) var lastCodes: [DecodedCode] = []
 
     /// Decides on one scanned code; nil when the same code was just processed.
     public func check(code: [UInt8], at time: Date) -> ScanResult? {

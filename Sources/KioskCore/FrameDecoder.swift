@@ -15,5 +15,20 @@ public struct DecodedCode: Equatable, Sendable {
 
 /// Finds QR codes in a frame. Implemented over zbar in `KioskDecoding`. Not shared between tasks.
 public protocol FrameDecoder: AnyObject {
+    /// Every pass the decoder has, until one finds a code.
     func decode(_ frame: GrayFrame) -> [DecodedCode]
+    /// The first pass only: a cheap look at an idle scene.
+    func decodeQuickly(_ frame: GrayFrame) -> [DecodedCode]
+}
+
+extension FrameDecoder {
+    public func decodeQuickly(_ frame: GrayFrame) -> [DecodedCode] { decode(frame) }
+
+    public func decode(_ frame: GrayFrame, effort: DecodeEffort) -> [DecodedCode] {
+        switch effort {
+        case .skip: []
+        case .quick: decodeQuickly(frame)
+        case .thorough: decode(frame)
+        }
+    }
 }

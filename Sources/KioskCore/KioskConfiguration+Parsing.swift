@@ -113,6 +113,9 @@ extension KioskConfiguration {
                 }
                 guard !passes.isEmpty else { throw fail("'decoder_passes' needs at least one pass") }
                 c.decoder.passes = passes
+            case "verdict_seconds": c.verdictSeconds = try number(0.5...60, unit: "s")
+            case "font": c.fontRegular = value
+            case "font_bold": c.fontBold = value
             case "decoder_max_side": c.decoder.maxSide = try integer(160...10000)
             case "log_level":
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

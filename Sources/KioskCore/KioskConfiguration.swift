@@ -43,6 +43,11 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var captureHeight = 480
     public var decoder = DecoderSettings()
     public var logLevel = "info"
+    /// Seconds a verdict stays on screen before the live picture returns.
+    public var verdictSeconds = 3.0
+    /// Font files of the framebuffer display.
+    public var fontRegular = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    public var fontBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
     /// The folder relative paths are resolved against: the configuration file's folder.
     public var baseDirectory = "."
 

@@ -39,6 +39,11 @@ public final class KioskDecoder: FrameDecoder {
         return []
     }
 
+    /// The first configured pass only: the capture loop's cheap look at an idle scene.
+    public func decodeQuickly(_ frame: GrayFrame) -> [DecodedCode] {
+        decode(frame, pass: settings.passes.first ?? .full)
+    }
+
     /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.
     public func decode(_ frame: GrayFrame, pass: DecoderSettings.Pass) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
