@@ -29,6 +29,10 @@ let package = Package(
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
+        systemLibrary("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+        // Kernel headers only (linux/fb.h): no library to link.
+        .systemLibrary(name: "CLinuxFramebuffer", path: "Sources/CLinuxFramebuffer"),
 
         // The domain: passes, verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
         .target(name: "KioskCore"),
@@ -40,15 +44,18 @@ let package = Package(
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
         .target(name: "KioskStore", dependencies: ["KioskCore", "CSQLite"]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "CV4L2"]),
+        .target(name: "KioskFramebuffer", dependencies: ["KioskCore", "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
 
         // Composition: builds a door from a configuration; shared by the executables and the tests.
         .target(
             name: "KioskRuntime",
             dependencies: [
                 "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
-                "KioskDisplay",
+                "KioskDisplay", "KioskCapture", "KioskFramebuffer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
@@ -86,6 +93,9 @@ let package = Package(
         .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
         .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
         .testTarget(name: "KioskSceneTests", dependencies: ["KioskTesting"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"]),
+        .testTarget(name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
+                    exclude: ["ReferenceScreens"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO"]),
         .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore"]),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTesting"]),

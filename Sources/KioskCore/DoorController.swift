@@ -41,6 +41,11 @@ public final class DoorController {
     public func showPreview(_ frame: GrayFrame, at time: Date) {
         guard pipeline.pending == nil, query.isEmpty, matches.isEmpty else { return }
         if let shown = lastVerdictAt, time.timeIntervalSince(shown) < verdictHold, time >= shown { return }
+        if lastVerdictAt != nil {
+            // The verdict has been up long enough: back to the ready screen, then the picture.
+            lastVerdictAt = nil
+            display.show(.ready(status))
+        }
         display.showPreview(frame, status: status)
     }
 

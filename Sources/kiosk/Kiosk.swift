@@ -44,23 +44,22 @@ struct Kiosk: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "kiosk")
-        if settings.display == .framebuffer {
-            throw ValidationError("\(config): display = framebuffer is not available in this build yet; use display = text")
-        }
-        let colours = isatty(STDERR_FILENO) == 1
         do {
             if let replay {
-                let door = try Door(configuration: settings, display: TextStatusDisplay(colours: colours), camera: "replay")
+                let door = try Door(configuration: settings, display: TextStatusDisplay(colours: isatty(STDERR_FILENO) == 1),
+                                    camera: "replay")
                 let fps = self.fps ?? settings.effectiveReplayFPS
                 guard fps > 0 else { throw ValidationError("--fps must be above 0") }
                 try await ReplayRunner(door: door, logger: logger).run(directory: replay, fps: fps) { line in
                     FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 }
             } else {
-                let keyboard = KeyboardInput()
-                let conf = settings
-                let service = DoorService(configuration: conf, keyboard: keyboard, logger: logger) {
-                    try Door(configuration: conf, display: TextStatusDisplay(colours: colours), camera: "replay")
+                let display = try DisplayFactory.make(settings, logger: logger)
+                nonisolated(unsafe) let handOver = display  // used only by the service's task from here on
+                let camera = if case .camera(let device) = settings.source { "opening \(device)" } else { "replay" }
+                let service = DoorService(configuration: settings, configurationPath: config, keyboard: KeyboardInput(),
+                                          logger: logger) { conf in
+                    try Door(configuration: conf, display: handOver, camera: camera)
                 }
                 let group = ServiceGroup(
                     configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -1,0 +1,33 @@
+import KioskCore
+
+extension ScreenRenderer {
+    /// Door, mode, online or OFFLINE, pending check-ins, camera state and, when known, the preview rate.
+    func statusBar(_ status: DoorStatus, _ m: Metrics, previewRate: Double?, field: RGBColor) -> ScreenLayout.StatusBar
+    {
+        let background = field.scaled(by: 0.4)
+        let text = ScreenPalette.text(on: background)
+        let soft = text.blended(over: background, alpha: 190)
+        let separator = ("   ·   ", soft)
+        var segments: [(text: String, color: RGBColor)] = [
+            (status.door, text), separator, (status.mode.rawValue, text), separator,
+        ]
+        segments.append(status.online ? ("online", RGBColor(hex: 0x9BE39B)) : ("OFFLINE", ScreenPalette.highlight))
+        segments.append(separator)
+        segments.append(
+            (
+                "\(status.pendingCheckIns) pending",
+                status.pendingCheckIns > 0 && !status.online ? ScreenPalette.highlight : text
+            ))
+        segments.append(separator)
+        segments.append(("camera: \(status.camera)", text))
+        if let previewRate {
+            segments.append(separator)
+            segments.append(("\(Int(previewRate.rounded())) fps", text))
+        }
+        let rect = Rect(x: 0, y: m.height - m.statusBarHeight, width: m.width, height: m.statusBarHeight)
+        var size = m.size(30)
+        let whole = segments.map(\.text).joined()
+        while size > 8 && fonts.regular.width(of: whole, size: size) > m.width - 2 * m.margin / 2 { size -= 1 }
+        return ScreenLayout.StatusBar(rect: rect, segments: segments, size: size, background: background)
+    }
+}

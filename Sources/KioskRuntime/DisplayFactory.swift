@@ -1,0 +1,31 @@
+import Foundation
+import KioskCore
+import KioskDisplay
+import KioskFramebuffer
+import Logging
+
+/// Picks the door's screen from `display` in kiosk.conf: the framebuffer, the text display, or `auto`
+/// (the framebuffer if it opens, else text).
+public enum DisplayFactory {
+    public static func make(_ c: KioskConfiguration, logger: Logger) throws(KioskError) -> any StatusDisplay {
+        let text = { TextStatusDisplay(colours: isatty(STDERR_FILENO) == 1) }
+        switch c.display {
+        case .text:
+            return text()
+        case .framebuffer, .auto:
+            do {
+                let fonts = FontConfiguration(regularPath: c.fontRegular, boldPath: c.fontBold, package: "fonts-dejavu-core")
+                let display = try FramebufferDisplay(devicePath: c.framebufferDevice, fonts: fonts)
+                for problem in TextConsole.release() { logger.warning("framebuffer: \(problem)") }
+                logger.info("display: framebuffer \(c.framebufferDevice)")
+                return display
+            } catch {
+                if c.display == .auto {
+                    logger.notice("display: no framebuffer (\(error)); using the text display")
+                    return text()
+                }
+                throw .unsupported("display error: \(error) (set display = text in kiosk.conf for a headless kiosk)")
+            }
+        }
+    }
+}
