@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "KioskRuntime", "KioskTesting", "CZBar",
+                "KioskRuntime", "KioskTesting", "KioskCapture", "KioskFramebuffer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
         .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
         .testTarget(name: "KioskSceneTests", dependencies: ["KioskTesting"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskCore"]),
         .testTarget(name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
                     exclude: ["ReferenceScreens"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO"]),

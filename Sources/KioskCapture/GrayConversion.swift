@@ -1,7 +1,16 @@
 import KioskCore
 
 /// Turns one captured buffer into a `GrayFrame` (rows packed, `stride == width`).
-enum GrayConversion {
+public enum GrayConversion {
+    /// The grey picture of a buffer in pixel format `fourCC` ("GREY", "YUYV", "UYVY", "YU12", "RGB3"...): what
+    /// the capture loop does to every frame (public for the benchmark). Nil for an unknown format or a short buffer.
+    public static func grayFrame(
+        from buffer: UnsafeRawBufferPointer, fourCC: String, width: Int, height: Int, bytesPerLine: Int
+    ) -> GrayFrame? {
+        guard let format = FourCC(name: fourCC), let layout = LumaLayout(format) else { return nil }
+        return grayFrame(from: buffer, layout: layout, width: width, height: height, bytesPerLine: bytesPerLine)
+    }
+
     /// Bytes a buffer must hold for `height` rows of `bytesPerLine` (the last row need only hold its pixels).
     static func requiredBytes(layout: LumaLayout, width: Int, height: Int, bytesPerLine: Int) -> Int {
         height == 0 ? 0 : bytesPerLine * (height - 1) + layout.rowBytes(width: width)

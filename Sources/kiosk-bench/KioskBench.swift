@@ -6,8 +6,8 @@ struct KioskBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-bench",
         abstract: "Benchmarks of the door pipeline; prints tables for BENCHMARKS.md.",
-        discussion: "Run in release: swift run -c release kiosk-bench [pipeline|lookup|robustness|all]",
-        subcommands: [PipelineBench.self, LookupBench.self, RobustnessBench.self, AllBenches.self],
+        discussion: "Run in release: swift run -c release kiosk-bench [pipeline|lookup|robustness|idle|all]",
+        subcommands: [PipelineBench.self, LookupBench.self, RobustnessBench.self, IdleBench.self, AllBenches.self],
         defaultSubcommand: AllBenches.self)
 }
 
@@ -17,5 +17,6 @@ struct AllBenches: AsyncParsableCommand {
         let p = try PipelineBench.parse([]); try await p.run()
         let l = try LookupBench.parse([]); try l.run()
         let r = try RobustnessBench.parse([]); try r.run()
+        let i = try IdleBench.parse([]); try i.run()
     }
 }
