@@ -144,6 +144,8 @@ public final class DoorController {
 
     private func show(_ result: ScanResult) {
         lastVerdictAt = result.at
+        // The check-in was queued before this verdict: the status line counts it at once.
+        if case .admitted = result.verdict { status.pendingCheckIns += 1 }
         if case .awaitingConfirmation(let g) = result.verdict {
             arrivedTyped = ""
             display.show(.confirm(g, arrived: ""))
