@@ -42,6 +42,9 @@ public struct CapturePolicy: Sendable {
     private var lastMotion: Date?
     private var lastCode: Date?
     private var lastDecode: Date?
+    private var lastPreview: Date?
+    /// Below this mean change the picture on screen would look the same: it is redrawn once a second only.
+    public static let visibleChange = 1.0
 
     public init(settings: Settings) { self.settings = settings }
 
@@ -66,6 +69,15 @@ public struct CapturePolicy: Sendable {
         }
         if effort != .skip { lastDecode = now }
         return effort
+    }
+
+    /// Whether to redraw the live picture: on any visible change, else once a second (a still scene costs
+    /// almost nothing to show).
+    public mutating func previewDue(motion: Double, at now: Date) -> Bool {
+        let due = motion >= Self.visibleChange || isActive(at: now)
+            || lastPreview.map { now.timeIntervalSince($0) >= 1 || now < $0 } ?? true
+        if due { lastPreview = now }
+        return due
     }
 
     /// A code was read: keep decoding thoroughly while it may still be in view.

@@ -79,7 +79,7 @@ public final class DoorService: Service {
                     }
                 }
                 if results.isEmpty {
-                    door.controller.showPreview(f.image, at: f.time)
+                    if policy.previewDue(motion: f.motion, at: f.time) { door.controller.showPreview(f.image, at: f.time) }
                 } else {
                     door.refreshStatus()
                 }

@@ -62,10 +62,11 @@ struct IdleBench: ParsableCommand {
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
                 if Date().timeIntervalSince(start) >= seconds { break }
                 let image = convert()
-                let effort = gated ? policy.observe(motion: motion.measure(image), at: Date()) : .thorough
+                let m = motion.measure(image)
+                let effort = gated ? policy.observe(motion: m, at: Date()) : .thorough
                 if effort != .skip { decodes += 1 }
                 _ = decoder.decode(image, effort: effort)
-                display.showPreview(image, status: status)
+                if !gated || policy.previewDue(motion: m, at: Date()) { display.showPreview(image, status: status) }
                 frame += 1
             }
             return ((Self.cpuSeconds() - cpu0) / Date().timeIntervalSince(start), decodes)
@@ -73,9 +74,9 @@ struct IdleBench: ParsableCommand {
         let gated = idle(gated: true)
         let ungated = idle(gated: false)
         print("## Idle kiosk, still scene, \(Int(fps)) fps for \(Int(seconds)) s (CPU time / wall time, one core = 100 %)\n")
-        print(table(["loop", "CPU", "decodes", "vs decoding every frame"], [
-            ["kiosk (motion-gated decoding)", String(format: "%.2f %%", gated.cpu * 100), "\(gated.decodes)", f3(gated.cpu / ungated.cpu)],
-            ["baseline: every frame decoded", String(format: "%.2f %%", ungated.cpu * 100), "\(ungated.decodes)", "1.000"],
+        print(table(["loop", "CPU", "decodes", "vs decoding and drawing every frame"], [
+            ["kiosk (motion-gated decoding and drawing)", String(format: "%.2f %%", gated.cpu * 100), "\(gated.decodes)", f3(gated.cpu / ungated.cpu)],
+            ["baseline: every frame decoded and drawn", String(format: "%.2f %%", ungated.cpu * 100), "\(ungated.decodes)", "1.000"],
         ]))
         print("\n(target: under 2 % of one core; the kernel's V4L2 work is not counted here: see the HIL run)\n")
 

@@ -59,3 +59,16 @@ import Testing
         #expect(d.measure(GrayFrame(width: 32, height: 24, fill: 255)) == 0)
     }
 }
+
+@Suite struct PreviewPacingTests {
+    @Test func aStillPictureIsRedrawnOnceASecondAMovingOneEveryFrame() {
+        var p = CapturePolicy(settings: .init())
+        let t0 = Date(timeIntervalSince1970: 5_000)
+        var still = 0
+        for i in 0..<30 where p.previewDue(motion: 0.2, at: t0 + Double(i) / 15) { still += 1 }
+        #expect(still == 2)
+        var moving = 0
+        for i in 30..<45 where p.previewDue(motion: 3, at: t0 + Double(i) / 15) { moving += 1 }
+        #expect(moving == 15)
+    }
+}
