@@ -30,7 +30,9 @@ public final class TextStatusDisplay: StatusDisplay {
         var lines: [String] = []
         switch screen {
         case .ready(let status):
-            lines = ["Ready: hold the QR pass to the camera, or type a code or a name and press Enter", statusLine(status)]
+            lines = [status.cameraDisconnected
+                     ? "Camera disconnected: type a code or a name and press Enter (the camera reconnects by itself)"
+                     : "Ready: hold the QR pass to the camera, or type a code or a name and press Enter", statusLine(status)]
         case .verdict(let result, let status):
             let v = result.verdict
             lines.append(paint(v, "\(Self.colourName(v)) ▌ \(v.headline)"))
