@@ -5,8 +5,11 @@ import KioskImageIO
 /// `kioskctl decode FILE...`: the kiosk's own decoder on image files, printed as zbarimg prints.
 public enum FileDecoding {
     public struct Outcome {
-        /// `QR-Code:<payload>` lines (prefixed with `FILE:` when several files were given).
-        public var lines: [String] = []
+        /// `QR-Code:<payload>` lines (prefixed with `FILE:` when several files were given), as bytes: a payload
+        /// that is not UTF-8 is printed as it is, as `zbarimg` prints it, not mangled into replacement characters.
+        public var lineBytes: [[UInt8]] = []
+        /// The same lines as text (payloads that are not UTF-8 shown with replacement characters).
+        public var lines: [String] { lineBytes.map { String(decoding: $0, as: UTF8.self) } }
         /// One message per file that could not be read.
         public var errors: [String] = []
         /// 0 if any code was read, 4 if none, 2 if a file could not be read.
@@ -27,8 +30,8 @@ public enum FileDecoding {
             }
             for code in decoder.decode(frame) {
                 found = true
-                let text = String(decoding: code.payload, as: UTF8.self)
-                outcome.lines.append(files.count > 1 ? "\(file):QR-Code:\(text)" : "QR-Code:\(text)")
+                let prefix = files.count > 1 ? "\(file):QR-Code:" : "QR-Code:"
+                outcome.lineBytes.append(Array(prefix.utf8) + code.payload)
             }
         }
         outcome.exitCode = !outcome.errors.isEmpty ? 2 : (found ? 0 : 4)

@@ -16,7 +16,7 @@ struct Decode: ParsableCommand {
 
     func run() throws {
         let outcome = FileDecoding.run(files: files)
-        for line in outcome.lines { print(line) }
+        for line in outcome.lineBytes { FileHandle.standardOutput.write(Data(line + [0x0A])) }
         for error in outcome.errors { FileHandle.standardError.write(Data("kioskctl decode: \(error)\n".utf8)) }
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
     }
