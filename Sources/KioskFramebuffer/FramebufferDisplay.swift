@@ -25,9 +25,8 @@ public final class FramebufferDisplay: StatusDisplay {
     private var device: FramebufferDevice?
     private var scaler = GrayScaler()
     /// The ready screen as drawn, and what it was drawn for; nil when another screen is up.
-    private var ready: (layout: ScreenLayout, status: DoorStatus, rateText: Int?)?
+    private var ready: (layout: ScreenLayout, status: DoorStatus)?
     private var latestFrame: (frame: GrayFrame, at: ContinuousClock.Instant)?
-    private var rate = PreviewRate()
 
     /// Draws on `device` with `renderer`.
     public init(device: consuming FramebufferDevice, renderer: ScreenRenderer) {
@@ -74,12 +73,11 @@ public final class FramebufferDisplay: StatusDisplay {
     public func showPreview(_ frame: GrayFrame, status: DoorStatus) {
         let now = ContinuousClock.now
         latestFrame = (frame, now)
-        rate.record(now)
         switch lastScreen {
         case nil, .ready: break
         default: return
         }
-        if ready == nil || ready?.status != status || ready?.rateText != rate.shown {
+        if ready == nil || ready?.status != status {
             lastScreen = .ready(status)
             drawReady(status)
         }
@@ -90,41 +88,17 @@ public final class FramebufferDisplay: StatusDisplay {
 
     /// The ready screen without a picture; only the status bar when just the status line changed.
     private func drawReady(_ status: DoorStatus) {
-        let layout = renderer.layout(
-            .ready(status), width: canvas.width, height: canvas.height, previewRate: rate.shown.map(Double.init))
+        let layout = renderer.layout(.ready(status), width: canvas.width, height: canvas.height)
         if let ready, ready.status.camera == status.camera, let bar = layout.statusBar {
             renderer.drawStatusBar(bar, on: &canvas)
         } else {
             renderer.draw(layout, on: &canvas)
         }
-        ready = (layout, status, rate.shown)
+        ready = (layout, status)
     }
 
     private func present() {
         presentedCount += 1
         device?.present(canvas)
-    }
-}
-
-/// Frames shown per second, counted over windows of a second.
-struct PreviewRate {
-    private var windowStart: ContinuousClock.Instant?
-    private var frames = 0
-    /// The last whole second's rate, rounded; nil until one second has passed.
-    private(set) var shown: Int?
-
-    mutating func record(_ now: ContinuousClock.Instant) {
-        guard let start = windowStart else {
-            windowStart = now
-            return
-        }
-        frames += 1
-        let elapsed = start.duration(to: now)
-        if elapsed >= .seconds(1) {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            shown = Int((Double(frames) / seconds).rounded())
-            windowStart = now
-            frames = 0
-        }
     }
 }

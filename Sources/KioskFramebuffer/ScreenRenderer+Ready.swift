@@ -3,9 +3,9 @@ import KioskCore
 extension ScreenRenderer {
     /// Between guests: what to do, the camera picture (drawn by `drawPreview`) with a target frame, and
     /// the status line.
-    func readyLayout(_ status: DoorStatus, _ m: Metrics, previewRate: Double?) -> ScreenLayout {
+    func readyLayout(_ status: DoorStatus, _ m: Metrics) -> ScreenLayout {
         var layout = ScreenLayout(width: m.width, height: m.height, background: ScreenPalette.night)
-        let bar = statusBar(status, m, previewRate: previewRate, field: RGBColor(hex: 0x3A4654))
+        let bar = statusBar(status, m, field: RGBColor(hex: 0x3A4654), showsRate: true)
         let width = m.width - 2 * m.margin
         var y = m.size(40)
         let headline = FittedText.fit(

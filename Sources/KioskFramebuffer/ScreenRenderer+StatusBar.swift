@@ -1,8 +1,9 @@
 import KioskCore
 
 extension ScreenRenderer {
-    /// Door, mode, online or OFFLINE, pending check-ins, camera state and, when known, the preview rate.
-    func statusBar(_ status: DoorStatus, _ m: Metrics, previewRate: Double?, field: RGBColor) -> ScreenLayout.StatusBar
+    /// Door, mode, online or OFFLINE, pending check-ins, camera state and, with `showsRate` (the ready screen)
+    /// while a camera streams, the rate the door processes frames at (`DoorStatus.fps`, measured by the door loop).
+    func statusBar(_ status: DoorStatus, _ m: Metrics, field: RGBColor, showsRate: Bool = false) -> ScreenLayout.StatusBar
     {
         let background = field.scaled(by: 0.4)
         let text = ScreenPalette.text(on: background)
@@ -20,9 +21,9 @@ extension ScreenRenderer {
             ))
         segments.append(separator)
         segments.append(("camera: \(status.camera)", text))
-        if let previewRate {
+        if showsRate, let fps = status.fps, !status.cameraDisconnected {
             segments.append(separator)
-            segments.append(("\(Int(previewRate.rounded())) fps", text))
+            segments.append(("\(Int(fps.rounded())) fps", text))
         }
         let rect = Rect(x: 0, y: m.height - m.statusBarHeight, width: m.width, height: m.statusBarHeight)
         var size = m.size(30)

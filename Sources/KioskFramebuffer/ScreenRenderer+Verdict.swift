@@ -3,11 +3,11 @@ import KioskCore
 extension ScreenRenderer {
     /// The verdict: a field in the verdict's colour; headline, the guest's name and party size in large
     /// type, the reason line, then the detail (when and where for a repeat; notes).
-    func verdictLayout(_ verdict: Verdict, _ status: DoorStatus, _ m: Metrics, previewRate: Double?) -> ScreenLayout {
+    func verdictLayout(_ verdict: Verdict, _ status: DoorStatus, _ m: Metrics) -> ScreenLayout {
         let field = ScreenPalette.field(for: verdict)
         let text = ScreenPalette.text(on: field)
         let soft = ScreenPalette.secondaryText(on: field)
-        let bar = statusBar(status, m, previewRate: previewRate, field: field)
+        let bar = statusBar(status, m, field: field)
         let area = Rect(x: m.margin, y: m.margin / 2, width: m.width - 2 * m.margin, height: bar.rect.y - m.margin)
 
         var stack = TextStack()

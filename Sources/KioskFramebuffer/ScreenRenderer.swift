@@ -32,15 +32,14 @@ public final class ScreenRenderer {
         self.init(fonts: try FontSet(configuration), timeZone: timeZone, mirrorsPreview: mirrorsPreview)
     }
 
-    /// Where everything on `screen` goes at `width` x `height`. `previewRate` (frames a second) is shown
-    /// in the status line when known.
-    public func layout(_ screen: DoorScreen, width: Int, height: Int, previewRate: Double? = nil) -> ScreenLayout {
+    /// Where everything on `screen` goes at `width` x `height`.
+    public func layout(_ screen: DoorScreen, width: Int, height: Int) -> ScreenLayout {
         let metrics = Metrics(width: width, height: height)
         switch screen {
         case .ready(let status):
-            return readyLayout(status, metrics, previewRate: previewRate)
+            return readyLayout(status, metrics)
         case .verdict(let result, let status):
-            return verdictLayout(result.verdict, status, metrics, previewRate: previewRate)
+            return verdictLayout(result.verdict, status, metrics)
         case .confirm(let guest, let arrived):
             return confirmLayout(guest, arrived: arrived, metrics)
         case .manualEntry(let query, let matches, let message):
@@ -73,9 +72,9 @@ public final class ScreenRenderer {
 
     /// Renders `screen` into `canvas` (any size and layout); `preview` is the camera picture for `.ready`.
     public func render(
-        _ screen: DoorScreen, into canvas: inout Canvas, preview: GrayFrame? = nil, previewRate: Double? = nil
+        _ screen: DoorScreen, into canvas: inout Canvas, preview: GrayFrame? = nil
     ) {
-        let layout = layout(screen, width: canvas.width, height: canvas.height, previewRate: previewRate)
+        let layout = layout(screen, width: canvas.width, height: canvas.height)
         draw(layout, on: &canvas)
         if let preview, layout.previewArea != nil {
             var scaler = GrayScaler()
@@ -85,19 +84,18 @@ public final class ScreenRenderer {
 
     /// A new canvas with `screen` on it; 32 bpp XRGB unless `pixelLayout` says otherwise.
     public func render(
-        _ screen: DoorScreen, width: Int, height: Int, pixelLayout: PixelLayout? = nil, preview: GrayFrame? = nil,
-        previewRate: Double? = nil
+        _ screen: DoorScreen, width: Int, height: Int, pixelLayout: PixelLayout? = nil, preview: GrayFrame? = nil
     ) -> Canvas {
         var canvas = Canvas(width: width, height: height, layout: pixelLayout ?? .xrgb8888(width: width))
-        render(screen, into: &canvas, preview: preview, previewRate: previewRate)
+        render(screen, into: &canvas, preview: preview)
         return canvas
     }
 
     /// `screen` as an 8-bit RGB PNG file's bytes: for tests, documentation and bug reports.
     public func renderPNG(
-        _ screen: DoorScreen, width: Int, height: Int, preview: GrayFrame? = nil, previewRate: Double? = nil
+        _ screen: DoorScreen, width: Int, height: Int, preview: GrayFrame? = nil
     ) throws(ImageError) -> [UInt8] {
-        let canvas = render(screen, width: width, height: height, preview: preview, previewRate: previewRate)
+        let canvas = render(screen, width: width, height: height, preview: preview)
         return try ImageFile.encodeRGBPNG(width: width, height: height, pixels: canvas.rgbPixels())
     }
 

@@ -17,8 +17,7 @@ import Testing
     func matchesReference(_ name: String) throws {
         let screen = ScreenFixtures.screens.first { $0.name == name }!.screen
         let png = try ScreenFixtures.renderer.renderPNG(
-            screen, width: ScreenFixtures.width, height: ScreenFixtures.height, preview: ScreenFixtures.preview,
-            previewRate: 30)
+            screen, width: ScreenFixtures.width, height: ScreenFixtures.height, preview: ScreenFixtures.preview)
         try? FileManager.default.createDirectory(atPath: Self.outputDirectory, withIntermediateDirectories: true)
         try ImageFile.writeRGBPNG(png: png, to: "\(Self.outputDirectory)/\(name).png")
 
