@@ -19,6 +19,7 @@ extension KioskConfiguration {
     public static func parse(_ text: String, file: String, baseDirectory: String = ".") throws(ConfigurationError) -> KioskConfiguration {
         var c = KioskConfiguration()
         c.baseDirectory = baseDirectory
+        c.file = file
         var seen: [String: Int] = [:]
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
@@ -63,7 +64,7 @@ extension KioskConfiguration {
             case "trusted_key":
                 let parts = value.split(separator: " ", maxSplits: 1).map { String($0).trimmingCharacters(in: " \t") }
                 guard parts.count == 2, let id = KeyID(parts[0]) else {
-                    throw fail("'trusted_key' must be '<key id 0-65535> <public key PEM file or base64>', found '\(value)'")
+                    throw fail("'trusted_key' must be '<key id 0-65535> <public key PEM file>' or '<key id> ed25519:<base64 of the raw key>' (kioskctl keygen prints the line), found '\(value)'")
                 }
                 if c.trustedKeys.contains(where: { $0.id == id }) { throw fail("key id \(id) is trusted twice") }
                 c.trustedKeys.append(TrustedKey(id: id, source: parts[1], line: lineNumber))

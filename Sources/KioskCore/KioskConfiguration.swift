@@ -50,6 +50,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var fontBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
     /// The folder relative paths are resolved against: the configuration file's folder.
     public var baseDirectory = "."
+    /// The file this configuration was read from, for messages that point at a line of it.
+    public var file = "kiosk.conf"
 
     public init() {}
 

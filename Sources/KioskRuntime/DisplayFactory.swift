@@ -24,7 +24,7 @@ public enum DisplayFactory {
                     logger.notice("display: no framebuffer (\(error)); using the text display")
                     return text()
                 }
-                throw .unsupported("display error: \(error) (set display = text in kiosk.conf for a headless kiosk)")
+                throw .display("\(error)")
             }
         }
     }

@@ -21,7 +21,7 @@ public final class Door {
         } catch let error as StoreError {
             throw .store(error)
         } catch {
-            throw .unsupported("database error: \(databasePath): \(error)")
+            throw .stateFolder(path: databasePath, reason: error.localizedDescription)
         }
         let validator = PassValidator(tenant: c.tenant, event: c.event, verifier: keys)
         pipeline = DoorPipeline(
@@ -40,7 +40,7 @@ public final class Door {
             do {
                 keys.trust(try TrustedKeys.loadKey(k.source, relativeTo: c.baseDirectory), as: k.id)
             } catch {
-                throw .trustedKey(file: "kiosk.conf", line: k.line, error)
+                throw .trustedKey(file: c.file, line: k.line, error)
             }
         }
         return keys

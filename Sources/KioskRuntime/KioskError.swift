@@ -9,7 +9,10 @@ public enum KioskError: Error, CustomStringConvertible {
     case trustedKey(file: String, line: Int, CryptoError)
     case store(StoreError)
     case replay(ReplayError)
-    case unsupported(String)
+    /// The database's folder could not be made.
+    case stateFolder(path: String, reason: String)
+    /// The configured screen could not be opened.
+    case display(String)
 
     public var description: String {
         switch self {
@@ -17,7 +20,9 @@ public enum KioskError: Error, CustomStringConvertible {
         case .trustedKey(let file, let line, let e): "configuration error: \(file):\(line): trusted key cannot be loaded: \(e)"
         case .store(let e): "database error: \(e)"
         case .replay(let e): "replay error: \(e)"
-        case .unsupported(let what): what
+        case .stateFolder(let path, let reason):
+            "database error: cannot create the folder of \(path) (\(reason)): create it, writable by the kiosk's user, or point 'database' in kiosk.conf elsewhere"
+        case .display(let what): "display error: \(what) (set display = text in kiosk.conf for a headless kiosk)"
         }
     }
 }

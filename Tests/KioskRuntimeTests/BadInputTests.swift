@@ -63,3 +63,35 @@ import Testing
         }
     }
 }
+
+@Suite struct TrustedKeyErrorTests {
+    @Test func aMissingKeyFileNamesTheConfigurationFileAndLine() throws {
+        let folder = Fixtures.temporaryFolder()
+        try "door = A\ntrusted_key = 1 keys/missing.pub.pem\n".write(toFile: folder + "/door.conf", atomically: true, encoding: .utf8)
+        var c = try ConfigurationFile.load(folder + "/door.conf")
+        c.database = folder + "/kiosk.db"
+        do {
+            _ = try Door(configuration: c, display: RecordingDisplay(), camera: "test")
+            Issue.record("opened a door without its key")
+        } catch {
+            #expect(error.description.contains(folder + "/door.conf:2:"))
+            #expect(error.description.contains("keys/missing.pub.pem"))
+        }
+    }
+}
+
+@Suite struct StateFolderErrorTests {
+    @Test func aDatabaseFolderThatCannotBeMadeIsNamedWithWhatToDo() throws {
+        let folder = Fixtures.temporaryFolder()
+        try Data("a file, not a folder".utf8).write(to: URL(fileURLWithPath: folder + "/state"))
+        var c = try Fixtures.configuration(folder: folder)
+        c.database = folder + "/state/kiosk.db"
+        do {
+            _ = try Door(configuration: c, display: RecordingDisplay(), camera: "test")
+            Issue.record("opened a database under a file")
+        } catch {
+            #expect(error.description.contains(folder + "/state/kiosk.db"))
+            #expect(error.description.contains("point 'database' in kiosk.conf elsewhere"))
+        }
+    }
+}
