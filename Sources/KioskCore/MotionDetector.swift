@@ -4,6 +4,7 @@
 public struct MotionDetector: Sendable {
     public let step: Int
     private var previous: [UInt8] = []
+    private var current: [UInt8] = []
     private var previousSize = (0, 0)
 
     public init(step: Int = 8) {
@@ -12,14 +13,16 @@ public struct MotionDetector: Sendable {
     }
 
     /// The mean absolute change (0-255) since the previous frame; 0 for the first frame or a new size.
+    /// Runs on every captured frame: it reuses its sample buffers and allocates only when the size changes.
     public mutating func measure(_ frame: GrayFrame) -> Double {
         let columns = (frame.width + step - 1) / step
         let rows = (frame.height + step - 1) / step
-        var samples = [UInt8](repeating: 0, count: columns * rows)
+        let sameSize = previousSize == (frame.width, frame.height) && previous.count == columns * rows
+        if current.count != columns * rows { current = [UInt8](repeating: 0, count: columns * rows) }
         var total = 0
-        let sameSize = previousSize == (frame.width, frame.height) && previous.count == samples.count
+        let step = self.step
         frame.pixels.withUnsafeBufferPointer { px in
-            samples.withUnsafeMutableBufferPointer { out in
+            current.withUnsafeMutableBufferPointer { out in
                 previous.withUnsafeBufferPointer { old in
                     var i = 0
                     var y = 0
@@ -38,8 +41,8 @@ public struct MotionDetector: Sendable {
                 }
             }
         }
-        previous = samples
+        swap(&previous, &current)
         previousSize = (frame.width, frame.height)
-        return sameSize && !samples.isEmpty ? Double(total) / Double(samples.count) : 0
+        return sameSize && !previous.isEmpty ? Double(total) / Double(previous.count) : 0
     }
 }

@@ -43,11 +43,15 @@ public struct VerdictRecord: Codable, Equatable, Sendable {
         }
     }
 
-    static func timestamp(_ d: Date) -> String {
+    /// ISO 8601 with milliseconds, UTC, rounded as the database rounds. One formatter for every record, not one
+    /// made per line; ISO8601DateFormatter is safe to use from several threads once configured.
+    nonisolated(unsafe) static let formatter: ISO8601DateFormatter = {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: d)
-    }
+        return f
+    }()
+
+    static func timestamp(_ d: Date) -> String { formatter.string(from: d) }
 
     /// The record as one JSON line, keys in a stable order.
     public var jsonLine: String {

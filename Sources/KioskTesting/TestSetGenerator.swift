@@ -55,6 +55,7 @@ public struct TestSetGenerator {
             var frame = GrayFrame(width: 0, height: 0, fill: 0)
             var draws = 0
             var severity = 0.5
+            var read: [String] = []
             let wanted = payloads.map(TestManifest.spell).sorted()
             repeat {
                 draws += 1
@@ -68,8 +69,9 @@ public struct TestSetGenerator {
                                               height: height, severity: severity, rng: &rng)
                 default: frame = DoorScenes.renderTwo(codes[0].image, codes[1].image, moduleSize: 8, width: width, height: height, rng: &rng)
                 }
-            } while decoder.decode(frame).map({ TestManifest.spell($0.payload) }).sorted() != wanted && draws < 60
-            guard decoder.decode(frame).map({ TestManifest.spell($0.payload) }).sorted() == wanted else {
+                read = decoder.decode(frame).map { TestManifest.spell($0.payload) }.sorted()
+            } while read != wanted && draws < 60
+            guard read == wanted else {
                 try? ImageFile.writePNG(frame, to: directory + "/unreadable-" + name + ".png")
                 throw GeneratorError(message: "\(name): no readable \(condition) scene in \(draws) draws")
             }
