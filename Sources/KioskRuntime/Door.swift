@@ -53,7 +53,9 @@ public final class Door {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
-    /// Refreshes the pending count shown on the status line.
+    /// Re-reads the pending count shown on the status line from the database. Check-ins made at this door
+    /// count themselves as they are shown (`DoorController`); this is for changes made elsewhere (the sync
+    /// worker draining the queue).
     public func refreshStatus() {
         if let n = try? store.pendingCount() { controller.status.pendingCheckIns = n }
     }

@@ -78,13 +78,11 @@ public final class DoorService: Service {
                         lastRateLog = f.time
                     }
                 }
-                if results.isEmpty {
-                    if policy.previewDue(motion: f.motion, at: f.time) { door.controller.showPreview(f.image, at: f.time) }
-                } else {
-                    door.refreshStatus()
+                if results.isEmpty, policy.previewDue(motion: f.motion, at: f.time) {
+                    door.controller.showPreview(f.image, at: f.time)
                 }
             case .key(let key):
-                if door.controller.handle(key: key, at: Date()) != nil { door.refreshStatus() }
+                door.controller.handle(key: key, at: Date())
             case .camera(.streaming(let what)):
                 door.controller.status.camera = "streaming \(what)"
                 door.controller.showReady()

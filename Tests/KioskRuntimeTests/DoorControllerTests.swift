@@ -37,6 +37,18 @@ import Testing
         #expect(again?.verdict == .alreadyCheckedIn(guest.summary, at: t0, door: door.configuration.door))
     }
 
+    @Test func theStatusLineCountsEachQueuedCheckInAsItIsShown() throws {
+        let display = RecordingDisplay()
+        let door = try Fixtures.door(display: display)
+        let first = try activeGuest(door, 10), second = try activeGuest(door, 11)
+        _ = type(first.guest.text + "\r", into: door, at: t0)
+        _ = type(second.guest.text + "\r", into: door, at: t0 + 5)
+        _ = type(first.guest.text + "\r", into: door, at: t0 + 10)  // a repeat queues nothing
+        guard case .verdict(_, let status) = display.last else { Issue.record("no verdict shown"); return }
+        #expect(status.pendingCheckIns == 2)
+        #expect(try door.store.pendingCount() == 2)
+    }
+
     @Test func aNameSearchListsMatchesAndADigitPicksOne() throws {
         let display = RecordingDisplay()
         let door = try Fixtures.door(display: display)
