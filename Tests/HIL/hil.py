@@ -188,7 +188,6 @@ try:
     rc, out = sh("tail -n 3 /tmp/kiosk.log")
     check("kiosk stopping" in out, "SIGTERM stops the kiosk gracefully")
 finally:
-    sh("cat /tmp/kiosk.log > /dev/null")
     try:
         rc, out = vm.sh("cat /tmp/kiosk.log", 30)
         open(f"{OUT}/kiosk.log", "w").write(out)
