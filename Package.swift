@@ -97,6 +97,7 @@ let package = Package(
         .testTarget(name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
                     exclude: ["ReferenceScreens"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO"]),
+        .testTarget(name: "KioskDisplayTests", dependencies: ["KioskDisplay"]),
         .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore"]),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTesting"]),
     ],

@@ -2,28 +2,21 @@
 public struct DoorStatus: Equatable, Sendable {
     public var door: String
     public var mode: CheckInMode
-    public var online: Bool
+    public var connection: SyncConnection
     public var pendingCheckIns: Int
-    /// "streaming 640x480 GREY", "Camera disconnected", "replay"...
-    public var camera: String
+    public var camera: CameraState
     /// Frames per second the door is processing, when a camera streams.
     public var fps: Double?
-    /// How old the roster is ("synced 4 min ago"), when known.
-    public var rosterAge: String?
 
-    public init(door: String, mode: CheckInMode, online: Bool = false, pendingCheckIns: Int = 0, camera: String = "replay",
-                fps: Double? = nil, rosterAge: String? = nil) {
+    public init(door: String, mode: CheckInMode, connection: SyncConnection = .standalone, pendingCheckIns: Int = 0,
+                camera: CameraState = .replay, fps: Double? = nil) {
         self.door = door
         self.mode = mode
-        self.online = online
+        self.connection = connection
         self.pendingCheckIns = pendingCheckIns
         self.camera = camera
         self.fps = fps
-        self.rosterAge = rosterAge
     }
-
-    /// Whether the camera is gone (the screen says so; manual entry keeps working).
-    public var cameraDisconnected: Bool { camera.hasPrefix("Camera disconnected") }
 }
 
 /// What the screen shows.

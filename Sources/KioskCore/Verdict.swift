@@ -39,7 +39,7 @@ public enum Verdict: Equatable, Sendable {
     public var headline: String {
         switch self {
         case .admitted: "WELCOME"
-        case .awaitingConfirmation: "CONFIRM CHECK-IN"
+        case .awaitingConfirmation: ScreenText.confirmHeadline
         case .alreadyCheckedIn: "ALREADY CHECKED IN"
         case .notValidHere: "NOT VALID HERE"
         case .cancelled: "REGISTRATION CANCELLED"
@@ -52,7 +52,7 @@ public enum Verdict: Equatable, Sendable {
     public var reasonLine: String {
         switch self {
         case .admitted(_, let arrived): arrived == 1 ? "Checked in" : "Checked in: party of \(arrived)"
-        case .awaitingConfirmation: "Enter: check in   digits: how many arrived   Esc: cancel"
+        case .awaitingConfirmation: ScreenText.confirmKeys
         case .alreadyCheckedIn: "This pass was already used"
         case .notValidHere: "This pass is not valid here. Ask the guest to check their pass."
         case .cancelled: "Refer to the organizer"

@@ -30,56 +30,47 @@ public final class TextStatusDisplay: StatusDisplay {
         var lines: [String] = []
         switch screen {
         case .ready(let status):
-            lines = [status.cameraDisconnected
+            lines = [status.camera.isDisconnected
                      ? "Camera disconnected: type a code or a name and press Enter (the camera reconnects by itself)"
                      : "Ready: hold the QR pass to the camera, or type a code or a name and press Enter", statusLine(status)]
         case .verdict(let result, let status):
             let v = result.verdict
-            lines.append(paint(v, "\(Self.colourName(v)) ▌ \(v.headline)"))
+            lines.append(paint(v.colour, "\(v.colour.rawValue.uppercased()) ▌ \(v.headline)"))
             if let g = v.guest {
-                lines.append("  \(g.name)   party of \(g.partySize)")
-                if !g.notes.isEmpty { lines.append("  Notes: \(g.notes)") }
+                lines.append("  \(g.name)   \(ScreenText.party(g.partySize))")
+                if let notes = ScreenText.notes(g.notes) { lines.append("  " + notes) }
             }
             lines.append("  \(v.reasonLine)")
             if case .alreadyCheckedIn(_, let at, let door) = v {
-                lines.append("  Checked in \(Self.timeText(at)) at \(door)")
+                lines.append("  " + ScreenText.checkedIn(time: Self.timeText(at), door: door))
             }
             lines.append(statusLine(status))
         case .manualEntry(let query, let matches, let message):
             lines.append("Manual entry: \(query)_")
             for (i, g) in matches.enumerated() {
-                lines.append("  \(i + 1). \(g.name) <\(g.email)> party of \(g.partySize) \(g.status == .cancelled ? "[cancelled]" : "") \(g.guest.displayCode)")
+                lines.append("  \(i + 1). \(g.name) <\(g.email)> \(ScreenText.party(g.partySize)) \(g.status == .cancelled ? "[cancelled]" : "") \(g.guest.displayCode)")
             }
             if let message { lines.append("  \(message)") }
         case .confirm(let g, let arrived):
-            lines.append("CONFIRM CHECK-IN: \(g.name)   party of \(g.partySize)")
-            if !g.notes.isEmpty { lines.append("  Notes: \(g.notes)") }
-            lines.append("  Arrived: \(arrived.isEmpty ? String(g.partySize) : arrived)   Enter: check in   digits: how many arrived   Esc: cancel")
+            lines.append(paint(.green, "\(ScreenText.confirmHeadline): \(g.name)   \(ScreenText.party(g.partySize))"))
+            if let notes = ScreenText.notes(g.notes) { lines.append("  " + notes) }
+            lines.append("  \(ScreenText.arrived(typed: arrived, partySize: g.partySize))   \(ScreenText.confirmKeys)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private func statusLine(_ s: DoorStatus) -> String {
-        "  [\(s.door) | \(s.mode.rawValue) | \(s.online ? "online" : "offline") | \(s.pendingCheckIns) pending | camera: \(s.camera)]"
+        "  [\(s.door) | \(s.mode.rawValue) | \(s.connection.label) | \(s.pendingCheckIns) pending | camera: \(s.camera.label)]"
     }
 
-    /// The colour field the framebuffer draws for a verdict, named.
-    public static func colourName(_ v: Verdict) -> String {
-        switch v {
-        case .admitted, .awaitingConfirmation: "GREEN"
-        case .alreadyCheckedIn: "AMBER"
-        case .notValidHere, .cancelled, .recordFailed: "RED"
-        case .notInRoster: "BLUE"
-        }
-    }
-
-    private func paint(_ v: Verdict, _ text: String) -> String {
+    /// ANSI background and foreground for a verdict's colour field.
+    private func paint(_ colour: VerdictColour, _ text: String) -> String {
         guard colours else { return text }
-        let code = switch Self.colourName(v) {
-        case "GREEN": "42;30"
-        case "AMBER": "43;30"
-        case "BLUE": "44;97"
-        default: "41;97"
+        let code = switch colour {
+        case .green: "42;30"
+        case .amber: "43;30"
+        case .blue: "44;97"
+        case .red: "41;97"
         }
         return "\u{1B}[1;\(code)m\(text)\u{1B}[0m"
     }

@@ -14,14 +14,15 @@ public enum ScreenPalette {
     public static let mist = RGBColor(hex: 0xA9B8C6)
     public static let highlight = RGBColor(hex: 0xFFD54F)
 
-    /// The field: green admitted and awaiting confirmation, amber already checked in, red not valid,
-    /// cancelled and record failed, blue not in roster (as `TextStatusDisplay.colourName`).
-    public static func field(for verdict: Verdict) -> RGBColor {
-        switch verdict {
-        case .admitted, .awaitingConfirmation: green
-        case .alreadyCheckedIn: amber
-        case .notValidHere, .cancelled, .recordFailed: red
-        case .notInRoster: blue
+    /// The field a verdict is shown on (`Verdict.colour`, the same for every display).
+    public static func field(for verdict: Verdict) -> RGBColor { field(verdict.colour) }
+
+    public static func field(_ colour: VerdictColour) -> RGBColor {
+        switch colour {
+        case .green: green
+        case .amber: amber
+        case .red: red
+        case .blue: blue
         }
     }
 

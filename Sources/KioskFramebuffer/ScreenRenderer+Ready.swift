@@ -9,11 +9,11 @@ extension ScreenRenderer {
         let width = m.width - 2 * m.margin
         var y = m.size(40)
         let headline = FittedText.fit(
-            status.cameraDisconnected ? "Camera disconnected" : "Hold your QR pass to the camera", font: fonts.bold, maxWidth: width, rule: rule(m, 14, min: 24))
+            status.camera.isDisconnected ? "Camera disconnected" : "Hold your QR pass to the camera", font: fonts.bold, maxWidth: width, rule: rule(m, 14, min: 24))
         layout.texts.append(centred(.headline, headline, .bold, .white, m, y: y))
         y += headline.height + m.size(200)
         let hint = FittedText.fit(
-            status.cameraDisconnected ? "Type a code or a name and press Enter" : "or type a code or a name and press Enter",
+            status.camera.isDisconnected ? "Type a code or a name and press Enter" : "or type a code or a name and press Enter",
             font: fonts.regular, maxWidth: width, rule: rule(m, 30, min: 44)
         )
         layout.texts.append(centred(.hint, hint, .regular, ScreenPalette.mist, m, y: y))
@@ -23,7 +23,7 @@ extension ScreenRenderer {
         layout.previewArea = area
         layout.boxes.append(.init(rect: area, color: .black))
         let camera = FittedText.fit(
-            status.cameraDisconnected ? "Camera disconnected: reconnecting..." : "Camera: \(status.camera)",
+            status.camera.isDisconnected ? "Camera disconnected: reconnecting..." : "Camera: \(status.camera.label)",
             font: fonts.regular, maxWidth: area.width - 2 * m.margin,
             rule: rule(m, 20, min: 40))
         layout.texts.append(

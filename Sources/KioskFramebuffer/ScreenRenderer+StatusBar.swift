@@ -1,7 +1,7 @@
 import KioskCore
 
 extension ScreenRenderer {
-    /// Door, mode, online or OFFLINE, pending check-ins, camera state and, with `showsRate` (the ready screen)
+    /// Door, mode, standalone, online or OFFLINE, pending check-ins, camera state and, with `showsRate` (the ready screen)
     /// while a camera streams, the rate the door processes frames at (`DoorStatus.fps`, measured by the door loop).
     func statusBar(_ status: DoorStatus, _ m: Metrics, field: RGBColor, showsRate: Bool = false) -> ScreenLayout.StatusBar
     {
@@ -12,16 +12,21 @@ extension ScreenRenderer {
         var segments: [(text: String, color: RGBColor)] = [
             (status.door, text), separator, (status.mode.rawValue, text), separator,
         ]
-        segments.append(status.online ? ("online", RGBColor(hex: 0x9BE39B)) : ("OFFLINE", ScreenPalette.highlight))
+        let connectionColor = switch status.connection {
+        case .online: RGBColor(hex: 0x9BE39B)
+        case .offline: ScreenPalette.highlight
+        case .standalone: text
+        }
+        segments.append((status.connection.label, connectionColor))
         segments.append(separator)
         segments.append(
             (
                 "\(status.pendingCheckIns) pending",
-                status.pendingCheckIns > 0 && !status.online ? ScreenPalette.highlight : text
+                status.pendingCheckIns > 0 && status.connection == .offline ? ScreenPalette.highlight : text
             ))
         segments.append(separator)
-        segments.append(("camera: \(status.camera)", text))
-        if showsRate, let fps = status.fps, !status.cameraDisconnected {
+        segments.append(("camera: \(status.camera.label)", text))
+        if showsRate, let fps = status.fps, !status.camera.isDisconnected {
             segments.append(separator)
             segments.append(("\(Int(fps.rounded())) fps", text))
         }

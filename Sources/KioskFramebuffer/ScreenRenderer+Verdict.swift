@@ -25,12 +25,12 @@ extension ScreenRenderer {
         }
         if case .alreadyCheckedIn(_, let at, let door) = verdict {
             stack.add(
-                .detail, "Checked in \(timeText(at)) at \(door)", .bold, rule(m, 17, single: 22, min: 30, lines: 2),
+                .detail, ScreenText.checkedIn(time: timeText(at), door: door), .bold, rule(m, 17, single: 22, min: 30, lines: 2),
                 text, gap: m.size(50))
         }
-        if let notes = verdict.guest?.notes, !notes.isEmpty {
+        if let notes = verdict.guest.flatMap({ ScreenText.notes($0.notes) }) {
             stack.add(
-                .notes, "Notes: \(notes)", .regular, rule(m, 20, single: 24, min: 32, lines: 3), soft, gap: m.size(50))
+                .notes, notes, .regular, rule(m, 20, single: 24, min: 32, lines: 3), soft, gap: m.size(50))
         }
         var layout = ScreenLayout(width: m.width, height: m.height, background: field)
         layout.texts = stack.layout(in: area, fonts: fonts)
@@ -40,22 +40,21 @@ extension ScreenRenderer {
 
     /// Confirm mode: the guest waits for Enter; what staff typed is shown as the number arrived.
     func confirmLayout(_ guest: GuestSummary, arrived: String, _ m: Metrics) -> ScreenLayout {
-        let field = ScreenPalette.green
+        let field = ScreenPalette.field(.green)
         let text = ScreenPalette.text(on: field)
         let soft = ScreenPalette.secondaryText(on: field)
         let area = Rect(x: m.margin, y: m.margin / 2, width: m.width - 2 * m.margin, height: m.height - m.margin)
         var stack = TextStack()
-        stack.add(.headline, "CONFIRM CHECK-IN", .bold, rule(m, 11, min: 20), text)
+        stack.add(.headline, ScreenText.confirmHeadline, .bold, rule(m, 11, min: 20), text)
         addGuest(guest, to: &stack, m, color: text, gap: m.size(30))
-        if !guest.notes.isEmpty {
+        if let notes = ScreenText.notes(guest.notes) {
             stack.add(
-                .notes, "Notes: \(guest.notes)", .regular, rule(m, 20, single: 24, min: 32, lines: 3), soft,
+                .notes, notes, .regular, rule(m, 20, single: 24, min: 32, lines: 3), soft,
                 gap: m.size(40))
         }
-        let count = arrived.isEmpty ? String(guest.partySize) : arrived
-        stack.add(.arrived, "Arrived: \(count)", .bold, rule(m, 12, min: 20), text, gap: m.size(18))
+        stack.add(.arrived, ScreenText.arrived(typed: arrived, partySize: guest.partySize), .bold, rule(m, 12, min: 20), text, gap: m.size(18))
         stack.add(
-            .hint, "Enter: check in   digits: how many arrived   Esc: cancel", .regular,
+            .hint, ScreenText.confirmKeys, .regular,
             rule(m, 22, single: 28, min: 36, lines: 2), soft, gap: m.size(30))
         var layout = ScreenLayout(width: m.width, height: m.height, background: field)
         layout.texts = stack.layout(in: area, fonts: fonts)
@@ -66,7 +65,7 @@ extension ScreenRenderer {
     private func addGuest(_ guest: GuestSummary, to stack: inout TextStack, _ m: Metrics, color: RGBColor, gap: Int) {
         stack.add(.name, guest.name, .bold, rule(m, 5.5, single: 8, min: 16, lines: 2), color, gap: gap)
         stack.add(
-            .party, guest.partySize == 1 ? "Party of 1" : "Party of \(guest.partySize)", .bold, rule(m, 10, min: 18),
+            .party, ScreenText.party(guest.partySize), .bold, rule(m, 10, min: 18),
             color, gap: m.size(40))
     }
 

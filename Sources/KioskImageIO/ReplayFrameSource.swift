@@ -19,7 +19,7 @@ import Darwin
 /// An image that cannot be read makes `nextFrame()` throw `ReplayError.unreadableImage` naming the file;
 /// the source then moves past it, so a caller that prefers to skip bad files logs the error and calls
 /// `nextFrame()` again.
-public final class ReplayFrameSource: FrameSource {
+public final class ReplayFrameSource {
     /// The folder, as given.
     public let directory: String
     /// The image file names that will be replayed, in order.

@@ -3,14 +3,15 @@ import KioskCapture
 import KioskCore
 import Logging
 
-/// The capture thread: owns the V4L2 camera, keeps only the newest frame, paces the rate, survives the
-/// camera being unplugged (retries every half second, under the same name), and tells systemd's watchdog
-/// it is alive while frames arrive (or while it is retrying a camera that is gone).
+/// The capture thread's work: owns the V4L2 camera, keeps only the newest frame, paces the rate, survives the
+/// camera being unplugged (retries every half second, under the same name), and leaves a sign of life for the
+/// watchdog while frames arrive (or while it is retrying a camera that is gone): a camera stuck inside its
+/// driver leaves none, and systemd restarts the kiosk. `CaptureService` runs it on a thread of its own.
 final class CameraLoop: @unchecked Sendable {
     // @unchecked: all mutable state is confined to the one thread `run` is called on.
     let control: CaptureControl
     let logger: Logger
-    let notifier: SystemdNotifier
+    let heartbeat: DoorHeartbeat
     let onFrame: @Sendable (CapturedFrame) -> Void
     let onCamera: @Sendable (CameraEvent) -> Void
 
@@ -18,37 +19,28 @@ final class CameraLoop: @unchecked Sendable {
     static let stallTimeout = 5.0
     static let retryInterval = 0.5
 
-    init(control: CaptureControl, logger: Logger, notifier: SystemdNotifier,
+    init(control: CaptureControl, logger: Logger, heartbeat: DoorHeartbeat,
          onFrame: @escaping @Sendable (CapturedFrame) -> Void, onCamera: @escaping @Sendable (CameraEvent) -> Void) {
         self.control = control
         self.logger = logger
-        self.notifier = notifier
+        self.heartbeat = heartbeat
         self.onFrame = onFrame
         self.onCamera = onCamera
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "capture"
-        thread.start()
-    }
-
-    private func run() {
+    /// Runs until `control` is stopped (within half a second of it).
+    func run() {
         var camera: V4L2Camera?
         var opened: CaptureControl.State?
         var driverFPS: Double?
         var lastFrame = Date()
         var lastEmit = Date.distantPast
-        var lastPing = Date.distantPast
         var lastError = ""
         var motion = MotionDetector()
         while !control.isStopped {
             let wanted = control.snapshot
             let now = Date()
-            if now.timeIntervalSince(lastPing) >= 1, camera == nil || now.timeIntervalSince(lastFrame) < Self.stallTimeout {
-                notifier.notify("WATCHDOG=1")
-                lastPing = now
-            }
+            if camera == nil || now.timeIntervalSince(lastFrame) < Self.stallTimeout { heartbeat.captureTurned(at: now) }
             if let o = opened, o.device != wanted.device || o.width != wanted.width || o.height != wanted.height {
                 logger.info("camera settings changed: reopening \(wanted.device) at \(wanted.width)x\(wanted.height)")
                 camera = nil

@@ -11,7 +11,7 @@ public final class Door {
     public let pipeline: DoorPipeline
     public let controller: DoorController
 
-    public init(configuration c: KioskConfiguration, display: any StatusDisplay, camera: String) throws(KioskError) {
+    public init(configuration c: KioskConfiguration, display: any StatusDisplay, camera: CameraState) throws(KioskError) {
         configuration = c
         let keys = try Self.trustedKeys(c)
         let databasePath = c.resolve(c.database)
@@ -30,7 +30,7 @@ public final class Door {
         let pending = (try? store.pendingCount()) ?? 0
         controller = DoorController(
             pipeline: pipeline, display: display,
-            status: DoorStatus(door: c.door, mode: c.mode, online: false, pendingCheckIns: pending, camera: camera))
+            status: DoorStatus(door: c.door, mode: c.mode, connection: .standalone, pendingCheckIns: pending, camera: camera))
     }
 
     /// Loads every `trusted_key` of the configuration.
@@ -51,12 +51,5 @@ public final class Door {
         let folder = (path as NSString).deletingLastPathComponent
         guard !folder.isEmpty, path != SQLiteDoorStore.inMemory else { return }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    /// Re-reads the pending count shown on the status line from the database. Check-ins made at this door
-    /// count themselves as they are shown (`DoorController`); this is for changes made elsewhere (the sync
-    /// worker draining the queue).
-    public func refreshStatus() {
-        if let n = try? store.pendingCount() { controller.status.pendingCheckIns = n }
     }
 }

@@ -1,70 +1,46 @@
 import AsyncAlgorithms
 import Foundation
 import KioskCore
-import KioskImageIO
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
-/// The door running live: frames from the camera (or a replayed folder) at the adaptive rate, keys from the
-/// keyboard, verdicts and the live picture on the display. SIGHUP applies a changed kiosk.conf; SIGTERM and
-/// SIGINT stop it gracefully (the service group).
-public final class DoorService: Service {
-    enum Event: Sendable {
-        case frame(CapturedFrame)
-        case key(KeyEvent)
-        case camera(CameraEvent)
-        case reload
-        case sourceEnded
-    }
-
+/// The door loop: frames (newest only), keys, camera news, reloads and the watchdog's ticks from the door's
+/// inbox, verdicts and the live picture on the display. It owns the door (built in its own task). The other
+/// services feed its inbox (`LiveKiosk`).
+final class DoorService: Service {
     private let configurationPath: String
     private let configuration: KioskConfiguration
+    private let inbox: DoorInbox
+    private let control: CaptureControl
+    private let heartbeat: DoorHeartbeat
     private let logger: Logger
-    private let keyboard: KeyboardInput?
-    private let makeDoor: @Sendable (KioskConfiguration) throws -> Door
     private let notifier: SystemdNotifier
+    private let makeDoor: @Sendable (KioskConfiguration) throws -> Door
 
-    /// - Parameter makeDoor: builds the door inside the service's task, which then owns it alone.
-    public init(configuration: KioskConfiguration, configurationPath: String, keyboard: KeyboardInput?, logger: Logger,
-                notifier: SystemdNotifier = SystemdNotifier(),
-                makeDoor: @escaping @Sendable (KioskConfiguration) throws -> Door) {
+    init(configuration: KioskConfiguration, configurationPath: String, inbox: DoorInbox, control: CaptureControl,
+         heartbeat: DoorHeartbeat, logger: Logger, notifier: SystemdNotifier,
+         makeDoor: @escaping @Sendable (KioskConfiguration) throws -> Door) {
         self.configuration = configuration
         self.configurationPath = configurationPath
-        self.keyboard = keyboard
+        self.inbox = inbox
+        self.control = control
+        self.heartbeat = heartbeat
         self.logger = logger
         self.notifier = notifier
         self.makeDoor = makeDoor
     }
 
-    public func run() async throws {
+    func run() async throws {
         var running = configuration
         let door = try makeDoor(configuration)
         door.controller.verdictHold = configuration.verdictSeconds
         var policy = CapturePolicy(settings: .init(configuration))
-        let (frames, frameInput) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1))
-        let (others, otherInput) = AsyncStream.makeStream(of: Event.self)
-        let control = CaptureControl(device: "", width: configuration.captureWidth, height: configuration.captureHeight,
-                                     fps: configuration.idleFPS)
-        let producer = startSource(control: control, frames: frameInput, others: otherInput)
-        let keyTask = Task {
-            for await key in keyboard?.keys() ?? AsyncStream { $0.finish() } { otherInput.yield(.key(key)) }
-        }
-        let signalTask = Task {
-            for await _ in await UnixSignalsSequence(trapping: .sighup) { otherInput.yield(.reload) }
-        }
-        defer {
-            control.stop()
-            producer?.cancel()
-            keyTask.cancel()
-            signalTask.cancel()
-            keyboard?.restore()
-        }
         door.controller.start()
+        heartbeat.doorLoopAnswered()
         notifier.notify("READY=1")
         var rate = FrameRateMeter()
         var lastRateLog = Date.distantPast
-        for await event in merge(frames, others).cancelOnGracefulShutdown() {
+        for await event in merge(inbox.frames, inbox.others).cancelOnGracefulShutdown() {
             switch event {
             case .frame(let f):
                 let effort = policy.observe(motion: f.motion, at: f.time)
@@ -84,25 +60,27 @@ public final class DoorService: Service {
             case .key(let key):
                 door.controller.handle(key: key, at: Date())
             case .camera(.streaming(let what)):
-                door.controller.status.camera = "streaming \(what)"
+                door.controller.status.camera = .streaming(what)
                 door.controller.showReady()
             case .camera(.disconnected(let why)):
-                door.controller.status.camera = "Camera disconnected"
+                door.controller.status.camera = .disconnected(why)
                 door.controller.status.fps = nil
                 logger.warning("camera disconnected (\(why)); manual entry keeps working")
                 door.controller.showReady()
             case .reload:
-                reload(into: door, policy: &policy, control: control, running: &running)
+                reload(into: door, policy: &policy, running: &running)
             case .sourceEnded:
                 logger.info("frame source ended; manual entry stays available (SIGTERM or Ctrl-C stops the kiosk)")
+            case .tick:
+                break
             }
+            heartbeat.doorLoopAnswered()
         }
         logger.info("kiosk stopping")
     }
 
     /// SIGHUP: read kiosk.conf again; a broken file is refused and the running settings stay.
-    private func reload(into door: Door, policy: inout CapturePolicy, control: CaptureControl,
-                        running configuration: inout KioskConfiguration) {
+    private func reload(into door: Door, policy: inout CapturePolicy, running configuration: inout KioskConfiguration) {
         let fresh: KioskConfiguration
         do {
             fresh = try ConfigurationFile.load(configurationPath)
@@ -128,39 +106,6 @@ public final class DoorService: Service {
         }
         configuration = applied
         logger.notice("SIGHUP: kiosk.conf applied (idle_fps \(fresh.idleFPS), active_fps \(fresh.activeFPS), motion_threshold \(fresh.motionThreshold), quiet_time \(fresh.quietTime) s)")
-    }
-
-    /// Starts the configured frame source; frames go to `frames` (newest only), the rest to `others`.
-    private func startSource(control: CaptureControl, frames: AsyncStream<Event>.Continuation,
-                             others: AsyncStream<Event>.Continuation) -> Task<Void, Never>? {
-        switch configuration.source {
-        case .camera(let device):
-            control.request(device: device, width: configuration.captureWidth, height: configuration.captureHeight)
-            CameraLoop(control: control, logger: logger, notifier: notifier,
-                       onFrame: { frames.yield(.frame($0)) }, onCamera: { others.yield(.camera($0)) }).start()
-            return nil
-        case .replay(let folder):
-            let fps = configuration.effectiveReplayFPS
-            let directory = configuration.resolve(folder)
-            let logger = self.logger
-            return Task {
-                do {
-                    let source = try ReplayFrameSource(directory: directory, framesPerSecond: fps)
-                    var motion = MotionDetector()
-                    while !Task.isCancelled {
-                        let frame: Frame?
-                        do { frame = try await source.nextFrame() } catch { logger.error("\(error)"); continue }
-                        guard let frame else { break }
-                        frames.yield(.frame(CapturedFrame(image: frame.image, time: Date(), motion: motion.measure(frame.image),
-                                                          label: frame.label)))
-                        try? await Task.sleep(for: .seconds(1 / fps))
-                    }
-                } catch {
-                    logger.error("replay source: \(error)")
-                }
-                others.yield(.sourceEnded)
-            }
-        }
     }
 }
 

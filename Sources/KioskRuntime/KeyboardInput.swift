@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +10,7 @@ import Glibc
 /// (Enter, Esc, digits) arrive at once. Restores the terminal when finished.
 public final class KeyboardInput: Sendable {
     private let saved: termios?
+    private let stopped = Atomic(false)
 
     public init() {
         guard isatty(STDIN_FILENO) == 1 else { saved = nil; return }
@@ -29,22 +31,25 @@ public final class KeyboardInput: Sendable {
         tcsetattr(STDIN_FILENO, TCSANOW, &t)
     }
 
-    /// Keys as they are typed; finishes at end of input.
-    public func keys() -> AsyncStream<KeyEvent> {
-        AsyncStream { continuation in
-            let thread = Thread {
-                var parser = KeyEvent.Parser()
-                var buffer = [UInt8](repeating: 0, count: 64)
-                while true {
-                    let n = read(STDIN_FILENO, &buffer, buffer.count)
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { break }
-                    for key in parser.parse(buffer[0..<n]) { continuation.yield(key) }
-                    if let key = parser.flush() { continuation.yield(key) }
-                }
-                continuation.finish()
-            }
-            thread.start()
+    /// Makes `read` return within a fifth of a second.
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// Reads keys until the end of input or `stop()`, handing each to `onKey`. Blocks: run it on a thread of
+    /// its own. Waits in `poll` a fifth of a second at a time, so that `stop()` is noticed.
+    /// The corresponding C functions are `poll` and `read`.
+    public func read(_ onKey: (KeyEvent) -> Void) {
+        var parser = KeyEvent.Parser()
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while !stopped.load(ordering: .relaxed) {
+            var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, 200)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            if ready < 0 { break }
+            let n = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if n <= 0 { break }
+            for key in parser.parse(buffer[0..<n]) { onKey(key) }
+            if let key = parser.flush() { onKey(key) }
         }
     }
 }

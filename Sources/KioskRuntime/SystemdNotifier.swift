@@ -8,9 +8,17 @@ import Glibc
 /// without linking libsystemd. Does nothing when not started by systemd.
 public final class SystemdNotifier: Sendable {
     private let socketPath: String?
+    /// systemd's WatchdogSec for this process (`WATCHDOG_USEC`, when `WATCHDOG_PID` is unset or ours), or nil.
+    public let watchdogTimeout: Duration?
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        let forUs = environment["WATCHDOG_PID"].map { $0 == String(getpid()) } ?? true
+        if socketPath != nil, forUs, let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0 {
+            watchdogTimeout = .microseconds(usec)
+        } else {
+            watchdogTimeout = nil
+        }
     }
 
     public var isActive: Bool { socketPath != nil }

@@ -42,7 +42,7 @@ struct IdleBench: ParsableCommand {
         let display = FramebufferDisplay(width: 1280, height: 800, layout: .xrgb8888(width: 1280, stride: 1280 * 4),
                                          renderer: try ScreenRenderer(fonts: FontSet()))
         let decoder = KioskDecoder()
-        let status = DoorStatus(door: "Bench", mode: .auto, camera: "streaming 640x480 YUYV", fps: 15)
+        let status = DoorStatus(door: "Bench", mode: .auto, camera: .streaming("640x480 YUYV"), fps: 15)
         display.show(.ready(status))
 
         func convert() -> GrayFrame {

@@ -47,7 +47,7 @@ struct Kiosk: AsyncParsableCommand {
         do {
             if let replay {
                 let door = try Door(configuration: settings, display: TextStatusDisplay(colours: isatty(STDERR_FILENO) == 1),
-                                    camera: "replay")
+                                    camera: .replay)
                 let fps = self.fps ?? settings.effectiveReplayFPS
                 guard fps > 0 else { throw ValidationError("--fps must be above 0") }
                 try await ReplayRunner(door: door, logger: logger).run(directory: replay, fps: fps) { line in
@@ -56,13 +56,11 @@ struct Kiosk: AsyncParsableCommand {
             } else {
                 let display = try DisplayFactory.make(settings, logger: logger)
                 nonisolated(unsafe) let handOver = display  // used only by the service's task from here on
-                let camera = if case .camera(let device) = settings.source { "opening \(device)" } else { "replay" }
-                let service = DoorService(configuration: settings, configurationPath: config, keyboard: KeyboardInput(),
-                                          logger: logger) { conf in
+                let camera: CameraState = if case .camera(let device) = settings.source { .opening(device) } else { .replay }
+                let group = LiveKiosk.serviceGroup(configuration: settings, configurationPath: config,
+                                                   keyboard: KeyboardInput(), logger: logger) { conf in
                     try Door(configuration: conf, display: handOver, camera: camera)
                 }
-                let group = ServiceGroup(
-                    configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
                 try await group.run()
             }
         } catch let error as KioskError {

@@ -50,7 +50,7 @@ import Testing
         d.showPreview(frame, status: ScreenFixtures.status)
         let before = d.canvas.bytes
         var online = ScreenFixtures.status
-        online.online = true
+        online.connection = .online
         online.pendingCheckIns = 0
         d.showPreview(frame, status: online)
         #expect(d.presentedCount == 2)

@@ -16,7 +16,7 @@ enum ScreenFixtures {
     static let ada = guest("Ada Lovelace", party: 3, byte: 1)
     static let grace = guest("Grace Hopper", party: 2, notes: "Wheelchair access; speaker at 14:00", byte: 2)
     static let status = DoorStatus(
-        door: "North door", mode: .auto, online: false, pendingCheckIns: 4, camera: "streaming", fps: 30)
+        door: "North door", mode: .auto, connection: .offline, pendingCheckIns: 4, camera: .streaming(""), fps: 30)
     /// 2024-05-04 13:07:21 UTC.
     static let earlier = Date(timeIntervalSince1970: 1_714_828_041)
 

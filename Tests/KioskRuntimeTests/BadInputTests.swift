@@ -13,7 +13,7 @@ import Testing
         var c = try Fixtures.configuration(folder: folder)
         c.database = folder + "/kiosk.db"
         do {
-            _ = try Door(configuration: c, display: RecordingDisplay(), camera: "test")
+            _ = try Door(configuration: c, display: RecordingDisplay(), camera: .replay)
             Issue.record("opened a file that is not SQLite")
         } catch {
             #expect(error.description.contains("not a kiosk database"))
@@ -71,7 +71,7 @@ import Testing
         var c = try ConfigurationFile.load(folder + "/door.conf")
         c.database = folder + "/kiosk.db"
         do {
-            _ = try Door(configuration: c, display: RecordingDisplay(), camera: "test")
+            _ = try Door(configuration: c, display: RecordingDisplay(), camera: .replay)
             Issue.record("opened a door without its key")
         } catch {
             #expect(error.description.contains(folder + "/door.conf:2:"))
@@ -87,7 +87,7 @@ import Testing
         var c = try Fixtures.configuration(folder: folder)
         c.database = folder + "/state/kiosk.db"
         do {
-            _ = try Door(configuration: c, display: RecordingDisplay(), camera: "test")
+            _ = try Door(configuration: c, display: RecordingDisplay(), camera: .replay)
             Issue.record("opened a database under a file")
         } catch {
             #expect(error.description.contains(folder + "/state/kiosk.db"))

@@ -41,4 +41,48 @@ import Testing
         #expect(checkIns.contains { $0.source == .camera })
         #expect(screen.contains("WELCOME") && screen.contains(typed.name))
     }
+
+    /// Under systemd (Type=notify, WatchdogSec) a kiosk whose frames come from a replayed folder feeds the
+    /// watchdog too: the door loop answers the watchdog's ticks after the replay has ended. SIGTERM stops every
+    /// service (the keyboard's thread included, its input still open) well within the shutdown limit.
+    @Test func aReplayingKioskFeedsTheWatchdogAndStopsGracefully() throws {
+        let folder = Fixtures.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/frames/a.png")
+        let conf = try String(contentsOfFile: Fixtures.configPath, encoding: .utf8)
+            .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(folder)/kiosk.db")
+            .replacingOccurrences(of: "source = replay:test-images", with: "source = replay:\(folder)/frames")
+            .replacingOccurrences(of: "replay_fps = 0.2", with: "replay_fps = 10")
+            .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
+        try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
+        #expect(imported.0 == 0, "\(imported.2)")
+
+        let systemd = try NotifySocket()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
+        p.arguments = ["--config", folder + "/kiosk.conf"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = systemd.path
+        environment["WATCHDOG_USEC"] = "600000"
+        p.environment = environment
+        let input = Pipe(), errors = Pipe()
+        p.standardInput = input
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = errors
+        try p.run()
+        #expect(systemd.receive(timeout: 20) == "READY=1")
+        let pings = systemd.collect(for: 2)
+        // A ping every 0.2 s; the one-image replay ended long before the last of them.
+        #expect(pings.filter { $0 == "WATCHDOG=1" }.count >= 5, "\(pings)")
+        let asked = Date()
+        p.terminate()
+        p.waitUntilExit()
+        let stopping = Date().timeIntervalSince(asked)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(log)")
+        #expect(stopping < 3, "took \(stopping) s to stop")
+        #expect(log.contains("WELCOME"))
+        #expect(!log.contains("not feeding the watchdog"))
+    }
 }

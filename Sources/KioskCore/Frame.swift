@@ -13,9 +13,3 @@ public struct Frame: Sendable {
         self.label = label
     }
 }
-
-/// Where frames come from: a camera, or a directory of images replayed.
-public protocol FrameSource: AnyObject {
-    /// The next frame; nil when the source has ended (end of a replay).
-    func nextFrame() async throws -> Frame?
-}

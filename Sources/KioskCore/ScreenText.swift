@@ -1,0 +1,22 @@
+/// The words on the door's screens, written once for every display (framebuffer and text).
+public enum ScreenText {
+    /// The confirm screen's headline (confirm mode: a guest waits for staff).
+    public static let confirmHeadline = "CONFIRM CHECK-IN"
+    /// The keys staff use on the confirm screen.
+    public static let confirmKeys = "Enter: check in   digits: how many arrived   Esc: cancel"
+
+    /// "Arrived: 3": what staff typed, or the whole party while they typed nothing.
+    public static func arrived(typed: String, partySize: Int) -> String {
+        "Arrived: \(typed.isEmpty ? String(partySize) : typed)"
+    }
+
+    /// "Party of 2".
+    public static func party(_ size: Int) -> String { "Party of \(size)" }
+
+    /// "Notes: Wheelchair access", or nil when there are none.
+    public static func notes(_ notes: String) -> String? { notes.isEmpty ? nil : "Notes: \(notes)" }
+
+    /// "Checked in 13:07:21 at South door": when and where a repeat guest was let in; `time` is the
+    /// display's own rendering of the check-in time.
+    public static func checkedIn(time: String, door: String) -> String { "Checked in \(time) at \(door)" }
+}

@@ -1,0 +1,22 @@
+import Logging
+import ServiceLifecycle
+
+/// Staff's keyboard as a service: keys to the door loop until the end of input or shutdown; the terminal is
+/// restored and the reading thread joined before it returns.
+final class KeyboardService: Service {
+    private let keyboard: KeyboardInput
+    private let inbox: DoorInbox
+
+    init(keyboard: KeyboardInput, inbox: DoorInbox) {
+        self.keyboard = keyboard
+        self.inbox = inbox
+    }
+
+    func run() async {
+        let keyboard = self.keyboard, inbox = self.inbox
+        await runOnDedicatedThread(named: "keyboard", stop: { keyboard.stop() }) {
+            keyboard.read { inbox.post(.key($0)) }
+        }
+        keyboard.restore()
+    }
+}
