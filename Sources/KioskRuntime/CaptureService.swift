@@ -24,7 +24,7 @@ final class CaptureService: Service {
                               onFrame: { inbox.post(.frame($0)) }, onCamera: { inbox.post(.camera($0)) })
         heartbeat.captureRunning(true)
         defer { heartbeat.captureRunning(false) }
-        await runOnDedicatedThread(named: "capture", stop: { [control] in control.stop() }) { loop.run() }
+        await runOnDedicatedThread(named: "capture", body: { loop.run() }, stop: { [control] in control.stop() })
         logger.debug("capture stopped")
     }
 }

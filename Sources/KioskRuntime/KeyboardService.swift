@@ -14,9 +14,8 @@ final class KeyboardService: Service {
 
     func run() async {
         let keyboard = self.keyboard, inbox = self.inbox
-        await runOnDedicatedThread(named: "keyboard", stop: { keyboard.stop() }) {
-            keyboard.read { inbox.post(.key($0)) }
-        }
+        await runOnDedicatedThread(named: "keyboard", body: { keyboard.read { inbox.post(.key($0)) } },
+                                   stop: { keyboard.stop() })
         keyboard.restore()
     }
 }
