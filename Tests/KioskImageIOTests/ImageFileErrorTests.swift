@@ -89,7 +89,10 @@ import Glibc
         #expect(error(decoding: Array("P5 0 10 255\n".utf8), name: "z.pgm")?.reason == .emptyImage(format: "PGM"))
         let huge = error(decoding: Array("P5 20000 20000 255\n".utf8), name: "huge.pgm")
         #expect(huge?.reason == .tooLarge(width: 20000, height: 20000))
-        #expect(huge?.description == "huge.pgm: image of 20000x20000 pixels is larger than the 100 MP limit")
+        #expect(
+            huge?.description
+                == "huge.pgm: image of 20000x20000 pixels is larger than the 40 MP limit: "
+                + "scale it down (a QR code needs a few megapixels at most)")
     }
 
     @Test func truncatedPGMIsReportedAsTruncated() {
