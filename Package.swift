@@ -98,6 +98,7 @@ let package = Package(
         ),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
         .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
         .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
         .testTarget(name: "KioskSceneTests", dependencies: ["KioskTesting"]),

@@ -42,8 +42,12 @@ public enum TextConsole {
         do throws(SystemCallError) {
             let fd = try SystemCall.run("open") { open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
             defer { close(fd) }
-            let written = try SystemCall.run("write") { bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
-            guard written == bytes.count else { return "write on \(path) failed: wrote \(written) of \(bytes.count) bytes" }
+            let written = try SystemCall.run("write") {
+                bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            }
+            guard written == bytes.count else {
+                return "write on \(path) failed: wrote \(written) of \(bytes.count) bytes"
+            }
             return nil
         } catch {
             return "\(error.call) on \(path) failed: \(error.errno.text) (errno \(error.errno.rawValue))"

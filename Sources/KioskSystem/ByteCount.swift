@@ -6,7 +6,9 @@ public enum ByteCount {
         if bytes >= mebibyte, bytes % mebibyte == 0, (bytes / mebibyte) & (bytes / mebibyte - 1) == 0 {
             return "\(bytes / mebibyte) MiB"
         }
-        let units: [(Int64, String)] = [(1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB")]
+        let units: [(Int64, String)] = [
+            (1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB"),
+        ]
         for (size, unit) in units where bytes >= size {
             let tenths = (bytes * 10 + size / 2) / size
             return "\(tenths / 10).\(tenths % 10) \(unit) (\(bytes) bytes)"

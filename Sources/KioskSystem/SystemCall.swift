@@ -43,7 +43,7 @@ public enum SystemCall {
     ) throws(SystemCallError) -> Result? {
         do {
             return try run(call, failed: failed, body)
-        } catch where error.errno == .wouldBlock || error.errno == .resourceTemporarilyUnavailable {
+        } catch  where error.errno == .wouldBlock || error.errno == .resourceTemporarilyUnavailable {
             return nil
         }
     }

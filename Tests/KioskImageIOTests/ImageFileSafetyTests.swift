@@ -71,8 +71,9 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.makeSparseFile("over.pgm", size: Int64(ImageFile.maximumFileSize) + 1)
-        #expect(failure(reading: directory.file("over.pgm"))?.reason
-            == .fileTooLarge(size: Int64(ImageFile.maximumFileSize) + 1, limit: ImageFile.maximumFileSize))
+        #expect(
+            failure(reading: directory.file("over.pgm"))?.reason
+                == .fileTooLarge(size: Int64(ImageFile.maximumFileSize) + 1, limit: ImageFile.maximumFileSize))
         // At the limit the file is read (all zeros: not a known format), not refused for its size.
         try directory.makeSparseFile("at.pgm", size: Int64(ImageFile.maximumFileSize))
         #expect(failure(reading: directory.file("at.pgm"))?.reason == .unknownFormat)
@@ -82,7 +83,9 @@ import Testing
     func headersClaimingHugeImagesAreRefusedBeforeAllocating(name: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let bytes = name.hasSuffix("pgm") ? HugeHeader.pgm : name.hasSuffix("png") ? try HugeHeader.png() : try HugeHeader.jpeg()
+        let bytes =
+            name.hasSuffix("pgm")
+            ? HugeHeader.pgm : name.hasSuffix("png") ? try HugeHeader.png() : try HugeHeader.jpeg()
         try directory.write(bytes, to: name)
         let error = try #require(failure(reading: directory.file(name)))
         guard case .tooLarge(let width, let height) = error.reason else {
@@ -90,6 +93,7 @@ import Testing
             return
         }
         #expect(width * height > ImageFile.maximumPixelCount)
-        #expect(error.description.contains("\(name): image of \(width)x\(height) pixels is larger than the 40 MP limit"))
+        #expect(
+            error.description.contains("\(name): image of \(width)x\(height) pixels is larger than the 40 MP limit"))
     }
 }

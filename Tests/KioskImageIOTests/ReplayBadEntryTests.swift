@@ -15,8 +15,9 @@ import Testing
         try directory.makeLink("4-loop.png", to: "4-loop.png")
         try directory.makeSparseFile("5-huge.png", size: 30 << 30)
         try directory.write(HugeHeader.pgm, to: "6-header.pgm")
-        try ImageFile.writePNG(GrayFrame(width: 8, height: 6, pixels: testPattern(width: 8, height: 6)),
-                               to: directory.file("7-good.png"))
+        try ImageFile.writePNG(
+            GrayFrame(width: 8, height: 6, pixels: testPattern(width: 8, height: 6)),
+            to: directory.file("7-good.png"))
 
         let source = try ReplayFrameSource(directory: directory.path, framesPerSecond: 10)
         #expect(source.fileNames.count == 7)

@@ -21,11 +21,14 @@ import Testing
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/h.png"))
         try handle.truncate(atOffset: 30 << 30)
         try handle.close()
-        return (folder, [
-            ("f.png", "is a FIFO, not an image file"), ("z.png", "is a character device, not an image file"),
-            ("d.png", "is a directory, not an image file"), ("loop.png", "Too many levels of symbolic links"),
-            ("h.png", "more than the 64 MiB limit"),
-        ])
+        return (
+            folder,
+            [
+                ("f.png", "is a FIFO, not an image file"), ("z.png", "is a character device, not an image file"),
+                ("d.png", "is a directory, not an image file"), ("loop.png", "Too many levels of symbolic links"),
+                ("h.png", "more than the 64 MiB limit"),
+            ]
+        )
     }
 
     @Test func decodeRefusesEachBadFileWithExitTwoAndItsName() throws {
@@ -49,7 +52,8 @@ import Testing
             .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
         let imported = try Fixtures.run(
-            "kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
+            "kioskctl",
+            ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
 
         let (code, out, err) = try Fixtures.run("kiosk", ["--config", folder + "/kiosk.conf", "--replay", folder])
