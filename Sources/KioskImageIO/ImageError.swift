@@ -46,15 +46,15 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(file): is \(ByteCount.text(size)), more than the \(ByteCount.text(Int64(limit))) limit for an "
                 + "image file (a door image is a few MB): remove it, or save the picture smaller"
         case .emptyFile:
-            return "\(file): file is empty"
+            return "\(file): file is empty: copy the picture again"
         case .unknownFormat:
-            return "\(file): not a PNG, JPEG or binary PGM image"
+            return "\(file): not a PNG, JPEG or binary PGM image: convert it to one of these, or remove it"
         case .truncated(let format):
-            return "\(file): truncated \(format) file"
+            return "\(file): truncated \(format) file: copy the picture again (this copy was cut short)"
         case .corrupt(let format, let message):
-            return "\(file): corrupt \(format) data: \(message)"
+            return "\(file): corrupt \(format) data: \(message). Copy the picture again, or save it anew"
         case .emptyImage(let format):
-            return "\(file): \(format) image has zero width or height"
+            return "\(file): \(format) image has zero width or height: save the picture again"
         case .tooLarge(let width, let height):
             let limit = ImageFile.maximumPixelCount / 1_000_000
             return "\(file): image of \(width)x\(height) pixels is larger than the \(limit) MP limit: "

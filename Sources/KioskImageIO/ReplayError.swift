@@ -16,9 +16,11 @@ public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .directoryUnavailable(let path, let errno):
-            return "\(path): cannot open replay folder (opendir): \(Errno.text(errno)) (errno \(errno))"
+            return "\(path): cannot open replay folder (opendir): \(Errno.text(errno)) (errno \(errno)). "
+                + "Check the folder given to --replay (or 'replay =' in kiosk.conf)"
         case .noImages(let path):
-            return "\(path): replay folder holds no .png, .jpg, .jpeg or .pgm images"
+            return "\(path): replay folder holds no .png, .jpg, .jpeg or .pgm images: put the door images in it, "
+                + "or give the folder that holds them"
         case .invalidFrameRate(let fps):
             return "replay frame rate \(fps) is not a positive number"
         case .unreadableImage(let error):
