@@ -1,5 +1,6 @@
 import struct Foundation.Date
 import KioskCore
+import KioskSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -64,7 +65,13 @@ public final class ReplayFrameSource: FrameSource {
     /// name is (a FIFO, a directory, a symbolic link loop, a 30 GB file) is found when it is read, so a bad entry
     /// is reported by `nextFrame()` and skipped instead of dropped without a word.
     static func imageFileNames(in directory: String) throws(ReplayError) -> [String] {
-        guard let folder = opendir(directory) else { throw .directoryUnavailable(path: directory, errno: errno) }
+        let opened: OpaquePointer?
+        do {
+            opened = try SystemCall.run("opendir", failed: { $0 == nil }) { opendir(directory) }
+        } catch {
+            throw .directoryUnavailable(path: directory, errno: error.errno.rawValue)
+        }
+        guard let folder = opened else { throw .directoryUnavailable(path: directory, errno: ENOENT) }
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
