@@ -40,8 +40,8 @@ struct BadInputCommand {
 
     func run() async throws -> Outcome {
         let outPath = outputFolder + "/stdout", errPath = outputFolder + "/stderr"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         defer { try? out.close(); try? err.close() }
@@ -55,6 +55,10 @@ struct BadInputCommand {
             p.arguments = Array(arguments.dropFirst())
         }
         p.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
+        // A crash still prints its "Fatal error: ..." line; the backtrace would bury the rest of the output.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        p.environment = environment
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = out
         p.standardError = err
@@ -65,7 +69,7 @@ struct BadInputCommand {
             try await Task.sleep(for: Self.timeLimit)
             kill(pid, SIGKILL)
         }
-        nonisolated(unsafe) let process = p
+        let process = p
         await withCheckedContinuation { (exited: CheckedContinuation<Void, Never>) in
             // Off the cooperative pool: waitUntilExit blocks its thread.
             DispatchQueue.global().async {
