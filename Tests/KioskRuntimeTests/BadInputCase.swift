@@ -38,28 +38,36 @@ extension BadInputCase {
     init(line text: Substring, number: Int) {
         let columns = text.split(separator: "\t", omittingEmptySubsequences: true)
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        self.init(name: columns.first ?? "line \(number)", line: number, file: nil, setup: [], command: [],
-                  exitStatus: 0, keyWords: [], lineError: nil)
+        self.init(
+            name: columns.first ?? "line \(number)", line: number, file: nil, setup: [], command: [],
+            exitStatus: 0, keyWords: [], lineError: nil)
         guard columns.count == 6 else {
-            lineError = "expected 6 tab-separated columns (name, file, setup, command, exit, key words), found \(columns.count)"
+            lineError =
+                "expected 6 tab-separated columns (name, file, setup, command, exit, key words), found \(columns.count)"
             return
         }
         file = columns[1] == "-" ? nil : columns[1]
-        setup = columns[2] == "-" ? [] : columns[2].split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        setup =
+            columns[2] == "-"
+            ? []
+            : columns[2].split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
         command = Self.words(columns[3])
         guard let status = Int32(columns[4]) else {
             lineError = "exit status '\(columns[4])' is not a number"
             return
         }
         exitStatus = status
-        keyWords = columns[5] == "-" ? [] : columns[5].split(separator: ";").compactMap { raw in
-            var word = raw.trimmingCharacters(in: .whitespaces)
-            guard !word.isEmpty else { return nil }
-            let absent = word.hasPrefix("!")
-            if absent { word.removeFirst() }
-            return KeyWord(alternatives: word.split(separator: "|").map(String.init), mustBeAbsent: absent)
-        }
+        keyWords =
+            columns[5] == "-"
+            ? []
+            : columns[5].split(separator: ";").compactMap { raw in
+                var word = raw.trimmingCharacters(in: .whitespaces)
+                guard !word.isEmpty else { return nil }
+                let absent = word.hasPrefix("!")
+                if absent { word.removeFirst() }
+                return KeyWord(alternatives: word.split(separator: "|").map(String.init), mustBeAbsent: absent)
+            }
         if command.first.map({ !["kiosk", "kioskctl"].contains($0) }) ?? true {
             lineError = "the command must start with kiosk or kioskctl"
         }
@@ -100,8 +108,11 @@ enum BadInputCatalogue {
     /// Every case of the catalogue, in file order; a line that cannot be read becomes a failing case.
     static func load() -> [BadInputCase] {
         guard let text = try? String(contentsOfFile: index, encoding: .utf8) else {
-            return [BadInputCase(name: "catalogue", line: 0, file: nil, setup: [], command: [], exitStatus: 0,
-                                 keyWords: [], lineError: "cannot read \(index)")]
+            return [
+                BadInputCase(
+                    name: "catalogue", line: 0, file: nil, setup: [], command: [], exitStatus: 0,
+                    keyWords: [], lineError: "cannot read \(index)")
+            ]
         }
         var cases: [BadInputCase] = []
         var seen: [String: Int] = [:]

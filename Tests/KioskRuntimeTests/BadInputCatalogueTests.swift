@@ -24,8 +24,9 @@ import Testing
         }
         var arguments = c.command.map(workspace.expand)
         arguments[0] = Fixtures.productsFolder + "/" + arguments[0]
-        let command = BadInputCommand(arguments: arguments, workingDirectory: workspace.workingDirectory,
-                                      outputFolder: workspace.root)
+        let command = BadInputCommand(
+            arguments: arguments, workingDirectory: workspace.workingDirectory,
+            outputFolder: workspace.root)
         await Self.slots.acquire()
         let ran: Result<BadInputCommand.Outcome, any Error>
         do { ran = .success(try await command.run()) } catch { ran = .failure(error) }
@@ -54,16 +55,18 @@ import Testing
             workspace.remove()
             return
         }
-        Issue.record(Comment(rawValue: """
-            bad input '\(c.name)' (\(c.location)):
-              \(problems.joined(separator: "\n  "))
-            command: \(command.display)
-            \(outcome.summary) after \(String(format: "%.1f", outcome.seconds)) s; its folder is kept: \(workspace.root)
-            --- stdout ---
-            \(Self.excerpt(outcome.stdout))
-            --- stderr ---
-            \(Self.excerpt(outcome.stderr))
-            """))
+        Issue.record(
+            Comment(
+                rawValue: """
+                    bad input '\(c.name)' (\(c.location)):
+                      \(problems.joined(separator: "\n  "))
+                    command: \(command.display)
+                    \(outcome.summary) after \(String(format: "%.1f", outcome.seconds)) s; its folder is kept: \(workspace.root)
+                    --- stdout ---
+                    \(Self.excerpt(outcome.stdout))
+                    --- stderr ---
+                    \(Self.excerpt(outcome.stderr))
+                    """))
     }
 
     /// Long output cut in the middle.

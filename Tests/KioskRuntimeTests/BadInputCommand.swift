@@ -16,7 +16,9 @@ struct BadInputCommand {
         /// "exit 64", "killed by signal 6 (SIGABRT)", "timed out after 20 s (killed)".
         var summary: String {
             if timedOut { return "timed out after \(Int(BadInputCommand.timeLimit.components.seconds)) s (killed)" }
-            if signal { return "killed by signal \(status)\(BadInputCommand.signalNames[status].map { " (\($0))" } ?? "")" }
+            if signal {
+                return "killed by signal \(status)\(BadInputCommand.signalNames[status].map { " (\($0))" } ?? "")"
+            }
             return "exit \(status)"
         }
     }
@@ -24,8 +26,10 @@ struct BadInputCommand {
     static let timeLimit: Duration = .seconds(20)
     /// Address space of a command, in bytes: far above what a replay of a few images needs.
     static let memoryLimit = 1 << 30
-    static let signalNames: [Int32: String] = [4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL",
-                                               11: "SIGSEGV", 24: "SIGXCPU"]
+    static let signalNames: [Int32: String] = [
+        4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL",
+        11: "SIGSEGV", 24: "SIGXCPU",
+    ]
     static let prlimit = ["/usr/bin/prlimit", "/bin/prlimit"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     var arguments: [String]
@@ -35,16 +39,21 @@ struct BadInputCommand {
 
     /// The command line as it would be typed, for messages.
     var display: String {
-        "cd \(workingDirectory) && " + arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " ")
+        "cd \(workingDirectory) && "
+            + arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " ")
     }
 
     func run() async throws -> Outcome {
-        let outPath = outputFolder + "/stdout", errPath = outputFolder + "/stderr"
+        let outPath = outputFolder + "/stdout"
+        let errPath = outputFolder + "/stderr"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        defer { try? out.close(); try? err.close() }
+        defer {
+            try? out.close()
+            try? err.close()
+        }
 
         let p = Process()
         if let prlimit = Self.prlimit {

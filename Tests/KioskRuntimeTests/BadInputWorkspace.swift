@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import KioskStore
 
 /// The folder a catalogue case runs in (`{dir}`): a copy of a demo-like door made once per test run, the case
@@ -31,13 +32,17 @@ struct BadInputWorkspace {
         try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
         try fm.copyItem(atPath: template, toPath: dir)
         workingDirectory = dir
-        var values = ["{bin}": Fixtures.productsFolder, "{dir}": dir, "{testimages}": Fixtures.testImages,
-                      "{repo}": Fixtures.packageRoot]
+        var values = [
+            "{bin}": Fixtures.productsFolder, "{dir}": dir, "{testimages}": Fixtures.testImages,
+            "{repo}": Fixtures.packageRoot,
+        ]
         if let file = c.file {
             var source = Self.replace(file, values)
             if !source.hasPrefix("/") { source = BadInputCatalogue.casesFolder + "/" + source }
             let name = (source as NSString).lastPathComponent
-            guard fm.fileExists(atPath: source) else { throw Problem(description: "the case file \(source) does not exist") }
+            guard fm.fileExists(atPath: source) else {
+                throw Problem(description: "the case file \(source) does not exist")
+            }
             try fm.copyItem(atPath: source, toPath: dir + "/" + name)
             try fm.createDirectory(atPath: dir + "/case", withIntermediateDirectories: true)
             try fm.copyItem(atPath: source, toPath: dir + "/case/" + name)
@@ -74,15 +79,20 @@ extension BadInputWorkspace {
             try fm.createDirectory(atPath: t + "/keys", withIntermediateDirectories: true)
             try fm.createDirectory(atPath: t + "/images", withIntermediateDirectories: true)
             try fm.copyItem(atPath: BadInputCatalogue.folder + "/template/kiosk.conf", toPath: t + "/kiosk.conf")
-            try fm.copyItem(atPath: Fixtures.testImages + "/keys/issuer-1.pub.pem", toPath: t + "/keys/issuer-1.pub.pem")
+            try fm.copyItem(
+                atPath: Fixtures.testImages + "/keys/issuer-1.pub.pem", toPath: t + "/keys/issuer-1.pub.pem")
             try fm.copyItem(atPath: Fixtures.testImages + "/roster.csv", toPath: t + "/roster.csv")
             try fm.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: t + "/images/001-valid.png")
-            for command in [["roster", "import", "--config", t + "/kiosk.conf", "--csv", t + "/roster.csv"],
-                            ["keygen", "--out", t + "/keys/issuer-9", "--key-id", "9"]] {
+            for command in [
+                ["roster", "import", "--config", t + "/kiosk.conf", "--csv", t + "/roster.csv"],
+                ["keygen", "--out", t + "/keys/issuer-9", "--key-id", "9"],
+            ] {
                 let (status, out, err) = try Fixtures.run("kioskctl", command, currentDirectory: t)
                 guard status == 0 else {
-                    return .failure(Problem(description: "making the template: kioskctl \(command.joined(separator: " ")) "
-                                            + "exited \(status): \(out)\(err)"))
+                    return .failure(
+                        Problem(
+                            description: "making the template: kioskctl \(command.joined(separator: " ")) "
+                                + "exited \(status): \(out)\(err)"))
                 }
             }
             return .success(t)
@@ -110,7 +120,8 @@ extension BadInputWorkspace {
     /// | `kept:PATH`             | after the command, PATH must still hold the same bytes                |
     mutating func perform(_ action: String) throws {
         let fm = FileManager.default
-        let parts = expand(action).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        let parts = expand(action).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(
+            String.init)
         func path(_ p: String) throws -> String {
             let full = p.hasPrefix("/") ? p : dir + "/" + p
             let folder = full.hasSuffix("/") ? full : (full as NSString).deletingLastPathComponent
@@ -119,7 +130,9 @@ extension BadInputWorkspace {
         }
         func arguments(_ n: Int) throws -> [String] {
             guard parts.count == n + 1 else {
-                throw Problem(description: "setup action '\(action)' needs \(n) argument\(n == 1 ? "" : "s") after '\(parts[0]):'")
+                throw Problem(
+                    description: "setup action '\(action)' needs \(n) argument\(n == 1 ? "" : "s") after '\(parts[0]):'"
+                )
             }
             return Array(parts.dropFirst())
         }
@@ -134,7 +147,9 @@ extension BadInputWorkspace {
             try fm.createSymbolicLink(atPath: try path(a[1]), withDestinationPath: a[0])
         case "sparse", "truncate":
             let a = try arguments(2)
-            guard let size = Self.byteCount(a[0]) else { throw Problem(description: "'\(a[0])' is not a size such as 30G") }
+            guard let size = Self.byteCount(a[0]) else {
+                throw Problem(description: "'\(a[0])' is not a size such as 30G")
+            }
             let p = try path(a[1])
             if !fm.fileExists(atPath: p) { _ = fm.createFile(atPath: p, contents: nil) }
             guard truncate(p, off_t(size)) == 0 else { throw Problem(description: "truncate \(p): errno \(errno)") }
@@ -160,7 +175,9 @@ extension BadInputWorkspace {
             try fm.createDirectory(atPath: workingDirectory, withIntermediateDirectories: true)
         case "kept":
             let p = try path(try arguments(1)[0])
-            guard let bytes = fm.contents(atPath: p) else { throw Problem(description: "kept: \(p) does not exist before the command") }
+            guard let bytes = fm.contents(atPath: p) else {
+                throw Problem(description: "kept: \(p) does not exist before the command")
+            }
             keptFiles.append((p, bytes))
         default:
             throw Problem(description: "unknown setup action '\(parts[0])' in '\(action)'")
