@@ -68,13 +68,16 @@ struct BadInputWorkspace {
 }
 
 extension BadInputWorkspace {
+    static let templatePath = NSTemporaryDirectory() + "kbi-template-" + UUID().uuidString.prefix(8).lowercased()
+
     /// The demo-like door every case starts from, made once per test run with the real binaries:
     /// `Tests/BadInput/template/kiosk.conf`, the test event's public key and roster, a `kiosk.db` imported by
     /// `kioskctl roster import`, `images/` holding one valid pass, and a second issuer key pair (`keys/issuer-9`)
     /// for `kioskctl issue`.
     static let template: Result<String, Problem> = {
         let fm = FileManager.default
-        let t = NSTemporaryDirectory() + "kbi-template-" + UUID().uuidString.prefix(8).lowercased()
+        let t = templatePath
+        atexit { try? FileManager.default.removeItem(atPath: BadInputWorkspace.templatePath) }
         do {
             try fm.createDirectory(atPath: t + "/keys", withIntermediateDirectories: true)
             try fm.createDirectory(atPath: t + "/images", withIntermediateDirectories: true)
