@@ -72,21 +72,25 @@ struct BadInputCommand {
         p.standardOutput = out
         p.standardError = err
         let start = ContinuousClock.now
-        try p.run()
-        let pid = p.processIdentifier
-        let killer = Task {
-            try await Task.sleep(for: Self.timeLimit)
-            kill(pid, SIGKILL)
-        }
-        let process = p
-        await withCheckedContinuation { (exited: CheckedContinuation<Void, Never>) in
-            // Off the cooperative pool: waitUntilExit blocks its thread.
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                exited.resume()
+        // Nothing here blocks a thread while the command runs: a blocked wait on a shared pool (two threads on a
+        // two-core machine) would keep the time limit's own timer from firing.
+        let killer = Killer()
+        try await withCheckedThrowingContinuation { (exited: CheckedContinuation<Void, any Error>) in
+            p.terminationHandler = { _ in exited.resume() }
+            do {
+                try p.run()
+            } catch {
+                p.terminationHandler = nil
+                exited.resume(throwing: error)
+                return
+            }
+            let pid = p.processIdentifier
+            killer.task = Task {
+                try await Task.sleep(for: Self.timeLimit)
+                kill(pid, SIGKILL)
             }
         }
-        killer.cancel()
+        killer.task?.cancel()
         let elapsed = start.duration(to: .now)
         let signal = p.terminationReason == .uncaughtSignal
         return Outcome(
@@ -102,4 +106,9 @@ struct BadInputCommand {
         defer { try? handle.close() }
         return String(decoding: (try? handle.read(upToCount: 1 << 20)) ?? Data(), as: UTF8.self)
     }
+}
+
+/// The task that kills a command at its time limit, set once the command has started.
+private final class Killer: @unchecked Sendable {
+    var task: Task<Void, any Error>?
 }
