@@ -20,11 +20,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
         systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
-        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("COpenSSL", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar"]),
         .target(name: "KioskImageIO", dependencies: ["KioskCore", "CPNG", "CTurboJPEG"]),
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
-        .target(name: "KioskStore", dependencies: ["KioskCore", "CSQLite"]),
+        .target(name: "KioskStore", dependencies: ["KioskCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "CV4L2"]),
         .target(name: "KioskFramebuffer", dependencies: ["KioskCore", "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
@@ -97,8 +97,9 @@ let package = Package(
         .testTarget(name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
                     exclude: ["ReferenceScreens"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO"]),
-        .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore"]),
-        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTesting"]),
+        .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "KioskRuntimeTests",
+                    dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )
