@@ -33,19 +33,18 @@ extension SQLiteDoorStore {
     /// them) and a file or folder that cannot be written (it would open read-only, or fail later).
     private static func checkFile(_ path: String, mode: OpenMode) throws(StoreError) {
         let files = FileManager.default
+        let exists = files.fileExists(atPath: path)
+        if !exists && mode == .openExisting {
+            throw StoreError(kind: .missing, resultCode: ResultCode.SQLITE_CANTOPEN.rawValue,
+                             message: "the file does not exist", operation: "opening database", path: path)
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard files.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StoreError(kind: .folderMissing, resultCode: ResultCode.SQLITE_CANTOPEN.rawValue,
                              message: "the folder \(folder) does not exist", operation: "opening database", path: path)
         }
-        guard files.fileExists(atPath: path) else {
-            guard mode == .createIfMissing else {
-                throw StoreError(kind: .missing, resultCode: ResultCode.SQLITE_CANTOPEN.rawValue,
-                                 message: "the file does not exist", operation: "opening database", path: path)
-            }
-            return
-        }
+        guard exists else { return }  // created by SQLite
         // WAL needs the -wal and -shm files beside the database, so the folder must be writable too.
         for target in [path, folder] where !files.isWritableFile(atPath: target) {
             throw StoreError(kind: .readOnly, resultCode: ResultCode.SQLITE_READONLY.rawValue,

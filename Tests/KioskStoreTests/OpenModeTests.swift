@@ -17,6 +17,16 @@ struct OpenModeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
     }
 
+    @Test("without create, a missing folder is a missing database too, and nothing is made")
+    func missingFolderWithoutCreate() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("typo/kiosk.db")
+        let error = storeError { _ = try SQLiteDoorStore(path: path, mode: .openExisting) }
+        #expect(error?.kind == .missing)
+        #expect(error?.description.hasPrefix("\(path) does not exist") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("typo")))
+    }
+
     @Test("create makes the file; then it opens without create and keeps what was written")
     func createThenOpen() throws {
         let folder = try TemporaryFolder()
