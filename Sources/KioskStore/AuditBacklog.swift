@@ -1,8 +1,8 @@
 import KioskCore
 
 /// Audit rows that could not be written yet because another process held the write lock, oldest first.
-/// Bounded: when a write fails with more than `capacity` rows waiting, the oldest are dropped and counted, so a kiosk locked out for hours does not
-/// grow without end.
+/// Bounded: when a write fails with more than `capacity` rows waiting, the oldest are dropped and counted, so a
+/// kiosk locked out for hours does not grow without end.
 struct AuditBacklog {
     /// About an hour of a busy door's rejected scans.
     static let defaultCapacity = 5_000

@@ -35,8 +35,8 @@ struct KioskMigrator {
         let known = Set(migrations.map(\.identifier))
         if let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted().first {
             throw StoreError(kind: .unknownSchema, resultCode: 0,
-                             message: "migration '\(unknown)' is newer than this kiosk", operation: "checking migrations",
-                             path: "")
+                             message: "migration '\(unknown)' is newer than this kiosk",
+                             operation: "checking migrations", path: "")
         }
         try LegacyMigrationTable.checkKnown(db, known: migrations)
     }

@@ -34,7 +34,8 @@ enum RosterCSV {
     }
 
     /// The guests of a roster file's bytes: they must be UTF-8 text (see `CSVReader.checkText`).
-    static func guests(from bytes: [UInt8], tenant: TenantID, event: EventID) throws(RosterImportError) -> [RosterGuest] {
+    static func guests(from bytes: [UInt8], tenant: TenantID,
+                       event: EventID) throws(RosterImportError) -> [RosterGuest] {
         let records = try CSVReader.records(in: bytes)
         guard let header = records.first else { throw RosterImportError(line: 1, problem: "the file is empty") }
         let index = try columnIndex(header)

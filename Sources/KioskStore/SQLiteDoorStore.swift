@@ -79,7 +79,8 @@ public final class SQLiteDoorStore: DoorStore {
                     ON CONFLICT (event, guest_id) DO NOTHING
                     """).execute(arguments: CheckInRecord.arguments(checkIn))
                 guard db.changesCount == 1 else {
-                    let key: StatementArguments = ["event": Int64(checkIn.event.rawValue), "guest_id": checkIn.guest.text]
+                    let key: StatementArguments = ["event": Int64(checkIn.event.rawValue),
+                                                   "guest_id": checkIn.guest.text]
                     guard let existing = try existingCheckIn(db, key) else {
                         throw StoreError(kind: .other, resultCode: 0, message: "check-in neither inserted nor found",
                                          operation: "recording a check-in", path: path)

@@ -22,7 +22,8 @@ struct MigrationTests {
 
     private func oldNumbers(_ store: SQLiteDoorStore) throws -> [Int] {
         try store.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT number FROM kiosk_migrations ORDER BY number").map { row -> Int in row["number"] }
+            try Row.fetchAll(db, sql: "SELECT number FROM kiosk_migrations ORDER BY number")
+                .map { row -> Int in row["number"] }
         }
     }
 
@@ -71,7 +72,9 @@ struct MigrationTests {
     func newerDatabase(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
-        try store.database.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('99 future')") }
+        try store.database.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('99 future')")
+        }
         let error = storeError { _ = try SQLiteDoorStore(database: store.database, path: store.path) }
         #expect(error?.kind == .unknownSchema)
         #expect(error?.description.contains("migration '99 future' is newer than this kiosk") == true)

@@ -64,7 +64,8 @@ enum OldKioskDatabase {
             try db.execute(sql: """
                 INSERT INTO audit_log (at, door, source, payload, guest_id, verdict, reason)
                 VALUES (?, ?, ?, 'PASS', ?, 'admitted', 'valid pass')
-                """, arguments: [checkIn.at.storeMilliseconds, checkIn.door, checkIn.source.rawValue, checkIn.guest.text])
+                """, arguments: [checkIn.at.storeMilliseconds, checkIn.door, checkIn.source.rawValue,
+                                 checkIn.guest.text])
         }
     }
 }

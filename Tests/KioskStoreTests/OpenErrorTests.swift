@@ -57,7 +57,8 @@ struct OpenErrorTests {
     @Test("opening a new database another process holds fails as locked")
     func lockedWhileMigrating() throws {
         let db = try TestDatabase(.file)
-        let other = try LockHolder(path: db.path, sql: "PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE holder (x)")
+        let other = try LockHolder(path: db.path,
+                                   sql: "PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE holder (x)")
 
         let error = storeError { _ = try db.open(busyTimeout: .milliseconds(50)) }
         #expect(error?.kind == .busy)
