@@ -1,3 +1,4 @@
+import KioskCore
 import struct Foundation.Date
 
 extension Date {
@@ -5,19 +6,15 @@ extension Date {
     ///
     /// Bounded: a time beyond what an Int64 of milliseconds holds (about 292 million years either side of
     /// 1970, e.g. a replay at `--fps 1e-300`) is clamped to `Int64.max` or `Int64.min` rather than trapping;
-    /// an undefined time (NaN) is kept as 0.
-    var storeMilliseconds: Int64 { Self.storeMilliseconds(seconds: timeIntervalSince1970) }
+    /// an undefined time (NaN) is kept as 0. See `Date.millisecondsSince1970`.
+    var storeMilliseconds: Int64 { millisecondsSince1970 }
 
     init(storeMilliseconds ms: Int64) {
         self.init(timeIntervalSince1970: Double(ms) / 1000)
     }
 
-    /// Seconds since 1970 as whole milliseconds, clamped to the range of Int64.
+    /// Seconds since 1970 as the store keeps them.
     static func storeMilliseconds(seconds: Double) -> Int64 {
-        let ms = (seconds * 1000).rounded()
-        if ms.isNaN { return 0 }
-        if ms >= 0x1p63 { return .max }  // 2^63 itself is one past Int64.max
-        if ms <= -0x1p63 { return .min }
-        return Int64(ms)
+        milliseconds(seconds: seconds)
     }
 }

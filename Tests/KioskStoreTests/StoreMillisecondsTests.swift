@@ -19,6 +19,20 @@ struct StoreMillisecondsTests {
         }
     }
 
+    @Test("a check-in at an extreme time is recorded, queued with its key and read back",
+          arguments: [1e300, -1e300, -Double.infinity])
+    func extremeCheckIn(_ seconds: Double) throws {
+        let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
+        try store.upsertGuests([Fixture.anna])
+        var checkIn = Fixture.checkIn(Fixture.anna, at: 0)
+        checkIn.at = Date(timeIntervalSince1970: seconds)
+        #expect(try store.record(checkIn: checkIn, attempt: Fixture.attempt(for: checkIn)) == .recorded)
+        let bound = seconds > 0 ? Int64.max : Int64.min
+        #expect(checkIn.idempotencyKey.hasSuffix("|\(bound)"))
+        let queued = try #require(try store.pendingCheckIns(limit: 1).first)
+        #expect(queued.checkIn.at.storeMilliseconds == bound)
+    }
+
     @Test("a scan at an extreme time is audited and read back", arguments: [1e300, -1e300, Double.infinity])
     func extremeScan(_ seconds: Double) throws {
         let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
