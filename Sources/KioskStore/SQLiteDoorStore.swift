@@ -43,6 +43,12 @@ public final class SQLiteDoorStore: DoorStore {
         try migrate(migrations)
     }
 
+    /// A last try at the audit rows still waiting for a lock (at most one busy timeout).
+    deinit {
+        guard !auditBacklog.rows.isEmpty else { return }
+        _ = try? write("writing waiting audit rows at close", durability: .normal) { _ in }
+    }
+
     private func migrate(_ migrations: [Migration]) throws {
         try run("bringing the schema up to date") { try KioskMigrator(migrations: migrations).migrate(database) }
     }

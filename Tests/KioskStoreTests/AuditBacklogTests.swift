@@ -52,6 +52,19 @@ struct AuditBacklogTests {
         #expect(store.pendingAuditRowCount == 0)
     }
 
+    @Test("rows still waiting are written when the store closes")
+    func writtenAtClose() throws {
+        let db = try TestDatabase(.file)
+        do {
+            let store = try db.open(busyTimeout: .milliseconds(50))
+            let other = try LockHolder(path: db.path)
+            try store.audit(scan(1))
+            #expect(store.pendingAuditRowCount == 1)
+            try other.release()
+        }  // the store closes here, with one row waiting
+        #expect(try db.open().auditLog(limit: 10) == [scan(1)])
+    }
+
     @Test("a full backlog drops the oldest rows and says so")
     func bounded() throws {
         let db = try TestDatabase(.file)
