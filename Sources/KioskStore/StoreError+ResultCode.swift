@@ -45,7 +45,7 @@ extension StoreError {
             return StoreError(error, operation: operation, path: path)
         case var error as StoreError:
             if error.path.isEmpty { error.path = path }
-            if error.operation == "reading a row" { error.operation = "reading the \(operation) result" }
+            if error.operation == "reading a row" { error.operation = operation }
             return error
         case is RosterImportError:
             return error
