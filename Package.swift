@@ -24,11 +24,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.4.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
         systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
-        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: ["libsqlite3-dev"]),
         systemLibrary("COpenSSL", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar"]),
         .target(name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"]),
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
-        .target(name: "KioskStore", dependencies: ["KioskCore", "CSQLite"]),
+        .target(name: "KioskStore", dependencies: ["KioskCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CV4L2"]),
         .target(name: "KioskFramebuffer", dependencies: ["KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
@@ -107,8 +107,10 @@ let package = Package(
                     exclude: ["ReferenceScreens"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO", "KioskSystem"]),
         .testTarget(name: "KioskDisplayTests", dependencies: ["KioskDisplay"]),
-        .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore"]),
-        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTesting"]),
+        .testTarget(name: "KioskStoreTests",
+                    dependencies: ["KioskStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "KioskRuntimeTests",
+                    dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,9 @@ public protocol DoorStore: AnyObject {
     func lookUp(guest: GuestID, event: EventID) throws -> RosterLookup
     /// Writes the check-in, queues it for sync and audits the attempt, in one durable transaction.
     func record(checkIn: CheckIn, attempt: ScanAttempt) throws -> CheckInWrite
-    /// Audits a scan that did not check anyone in.
+    /// Audits a scan that did not check anyone in. While another process holds the database's write lock,
+    /// the row may wait in memory and be written, in order, by the next write: a locked database need not
+    /// throw here, but a broken one does.
     func audit(_ attempt: ScanAttempt) throws
     /// Guests of the event whose code starts with `codePrefix` (normalised), at most `limit`.
     func guests(codePrefix: String, event: EventID, limit: Int) throws -> [RosterGuest]

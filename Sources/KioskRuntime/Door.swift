@@ -11,13 +11,18 @@ public final class Door {
     public let pipeline: DoorPipeline
     public let controller: DoorController
 
-    public init(configuration c: KioskConfiguration, display: any StatusDisplay, camera: CameraState) throws(KioskError) {
+    /// Opens the door's database: it must exist (`kioskctl roster import` creates it), unless `databaseMode`
+    /// is `.createIfMissing` (benchmarks and tests that fill a fresh database themselves).
+    public init(configuration c: KioskConfiguration, display: any StatusDisplay, camera: CameraState,
+                databaseMode: SQLiteDoorStore.OpenMode = .openExisting) throws(KioskError) {
         configuration = c
         let keys = try Self.trustedKeys(c)
         let databasePath = c.resolve(c.database)
         do {
-            try Self.makeFolder(of: databasePath)
-            store = try SQLiteDoorStore(path: databasePath)
+            if databaseMode == .createIfMissing { try Self.makeFolder(of: databasePath) }
+            store = try SQLiteDoorStore(path: databasePath, mode: databaseMode)
+        } catch let error as StoreError where error.kind == .missing {
+            throw .databaseMissing(path: databasePath, configurationFile: c.file)
         } catch let error as StoreError {
             throw .store(error)
         } catch {

@@ -8,6 +8,8 @@ public enum KioskError: Error, CustomStringConvertible {
     case configuration(ConfigurationError)
     case trustedKey(file: String, line: Int, CryptoError)
     case store(StoreError)
+    /// The configured database does not exist (and the kiosk does not create one).
+    case databaseMissing(path: String, configurationFile: String)
     case replay(ReplayError)
     /// The database's folder could not be made.
     case stateFolder(path: String, reason: String)
@@ -19,6 +21,10 @@ public enum KioskError: Error, CustomStringConvertible {
         case .configuration(let e): "configuration error: \(e)"
         case .trustedKey(let file, let line, let e): "configuration error: \(file):\(line): trusted key cannot be loaded: \(e)"
         case .store(let e): "database error: \(e)"
+        case .databaseMissing(let path, let file):
+            "database error: \(path) does not exist: check 'database' in \(file) (or --database) for a typo, or "
+                + "create it with `kioskctl roster import --config \(file) --csv ROSTER.csv` (the kiosk does not "
+                + "create an empty database: it would turn every guest away as not_in_roster)"
         case .replay(let e): "replay error: \(e)"
         case .stateFolder(let path, let reason):
             "database error: cannot create the folder of \(path) (\(reason)): create it, writable by the kiosk's user, or point 'database' in kiosk.conf elsewhere"

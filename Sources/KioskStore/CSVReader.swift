@@ -1,6 +1,7 @@
 /// Splits RFC 4180 CSV text into records of fields: fields separated by commas, records by CRLF or LF,
 /// quoted fields (`"a, ""b"""`) may hold commas, doubled quotes and line breaks. A leading UTF-8 byte order
-/// mark and blank lines are skipped. Each record carries the line number it starts on.
+/// mark and blank lines are skipped. Each record carries the line number it starts on. The bytes must be UTF-8
+/// text without NUL bytes (`checkText`): anything else is refused with its line, never stored altered.
 struct CSVReader {
     struct Record {
         var line: Int
@@ -8,7 +9,12 @@ struct CSVReader {
     }
 
     static func records(in text: String) throws(RosterImportError) -> [Record] {
-        var bytes = Array(text.utf8)
+        try records(in: Array(text.utf8))
+    }
+
+    static func records(in bytes: [UInt8]) throws(RosterImportError) -> [Record] {
+        try checkText(bytes)
+        var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
 
         var records: [Record] = []

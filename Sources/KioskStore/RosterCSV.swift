@@ -30,7 +30,13 @@ enum RosterCSV {
     static let requiredColumns = ["guest_id", "name"]
 
     static func guests(from text: String, tenant: TenantID, event: EventID) throws(RosterImportError) -> [RosterGuest] {
-        let records = try CSVReader.records(in: text)
+        try guests(from: Array(text.utf8), tenant: tenant, event: event)
+    }
+
+    /// The guests of a roster file's bytes: they must be UTF-8 text (see `CSVReader.checkText`).
+    static func guests(from bytes: [UInt8], tenant: TenantID,
+                       event: EventID) throws(RosterImportError) -> [RosterGuest] {
+        let records = try CSVReader.records(in: bytes)
         guard let header = records.first else { throw RosterImportError(line: 1, problem: "the file is empty") }
         let index = try columnIndex(header)
 

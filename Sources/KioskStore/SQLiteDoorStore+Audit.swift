@@ -1,35 +1,37 @@
+internal import GRDB
 import KioskCore
 
 extension SQLiteDoorStore {
     /// Audits a scan that did not check anyone in.
     ///
-    /// Committed with `synchronous=NORMAL`: in WAL mode the row survives a crash of the kiosk and is made
-    /// durable by the next check-in's full sync; only a power cut in between may lose it. Check-ins themselves
-    /// are always committed with `synchronous=FULL`. This keeps a rejected pass from waiting on an fsync.
+    /// Committed with `synchronous=NORMAL` (see `Durability.normal`), so a rejected pass does not wait on an
+    /// fsync. While another process holds the write lock, the row waits in memory with the earlier ones
+    /// (`pendingAuditRowCount`) and is written, in order, by the next write or audit once the lock is gone:
+    /// a locked database does not throw here. Any other failure (a broken disk or file) throws, and the row
+    /// still waits. When more rows wait than the backlog holds, the oldest are dropped and this throws `.busy`.
     public func audit(_ attempt: ScanAttempt) throws {
-        try connection.execute("PRAGMA synchronous = NORMAL", "relaxing sync for an audit row")
-        defer { try? connection.execute("PRAGMA synchronous = FULL", "restoring synchronous=FULL") }
-        try insertAudit(attempt)
+        auditBacklog.append(attempt)
+        do {
+            try write("writing audit rows", durability: .normal) { _ in }
+        } catch let error as StoreError where error.kind == .busy {
+            guard auditBacklog.trim() == 0 else {
+                throw StoreError(kind: .busy, resultCode: error.resultCode,
+                                 message: "\(auditBacklog.capacity) audit rows are waiting for the lock; "
+                                     + "\(auditBacklog.dropped) of the oldest were dropped",
+                                 operation: "writing audit rows", path: path)
+            }
+            // Kept in auditBacklog until the lock is gone.
+        }
     }
+
+    /// How many audit rows wait in memory for a locked database.
+    public var pendingAuditRowCount: Int { auditBacklog.rows.count }
 
     /// The last `limit` audit rows, newest last (for tests and the operator tool).
     public func auditLog(limit: Int) throws -> [ScanAttempt] {
-        let newestFirst = try connection.rows("""
-            SELECT at, door, source, payload, guest_id, verdict, reason FROM audit_log ORDER BY id DESC LIMIT ?1
-            """, name: "audit log", [.int(limit)]) { row throws(StoreError) in
-            ScanAttempt(at: row.date(0), door: row.text(1), source: try row.source(2), payload: row.text(3),
-                        guest: row.isNull(4) ? nil : try row.guestID(4), verdict: row.text(5), reason: row.text(6))
+        try read("reading the audit log") { db in
+            try AuditRecord.fetchAll(db, sql: "SELECT * FROM audit_log ORDER BY id DESC LIMIT :limit",
+                                     arguments: ["limit": limit]).map(\.attempt).reversed()
         }
-        return newestFirst.reversed()
-    }
-
-    func insertAudit(_ attempt: ScanAttempt) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO audit_log (at, door, source, payload, guest_id, verdict, reason)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-            """, name: "audit insert",
-            [.int(attempt.at.storeMilliseconds), .text(attempt.door), .text(attempt.source.rawValue),
-             .text(attempt.payload), attempt.guest.map { .text($0.text) } ?? .null, .text(attempt.verdict),
-             .text(attempt.reason)])
     }
 }

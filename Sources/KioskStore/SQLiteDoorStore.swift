@@ -1,96 +1,119 @@
+internal import GRDB
 import KioskCore
 import struct Foundation.Date
 
-/// The kiosk's local database over SQLite: roster, tombstones, check-ins, the pending-sync queue and the audit
-/// log, in one file (or in memory for tests).
+/// The kiosk's local database over SQLite, through GRDB: roster, tombstones, check-ins, the pending-sync queue
+/// and the audit log, in one file (or in memory for tests).
 ///
-/// Owns one connection and uses it from one task; it is not `Sendable`. Every write is one transaction, and a
-/// method that returns has committed (`synchronous=FULL`). Failures throw `StoreError`.
+/// A file is opened as a GRDB `DatabasePool` (WAL: readers beside one writer), so the door loop and a sync
+/// worker can share it; ":memory:" is a `DatabaseQueue`. Every write is one `BEGIN IMMEDIATE` transaction, and a
+/// method that returns has committed (`synchronous=FULL`). Failures throw `StoreError`. The store object itself
+/// keeps the audit rows a locked database could not take yet (`auditBacklog`), so one owner uses it from one
+/// task; it is not `Sendable`.
 public final class SQLiteDoorStore: DoorStore {
     /// The path that opens a private in-memory database (for tests).
     public static let inMemory = ":memory:"
 
     /// The database file, or ":memory:".
-    public var path: String { connection.path }
+    public let path: String
 
-    let connection: SQLiteConnection
+    let database: any DatabaseWriter
+    /// Audit rows waiting for the write lock, oldest first.
+    var auditBacklog = AuditBacklog()
 
-    /// Opens the database at `path` (created if missing; its folder must exist), or ":memory:", and brings its
-    /// schema up to date. `busyTimeout` is how long to wait for another process's lock before failing.
-    /// The corresponding C functions are `sqlite3_open_v2` and `sqlite3_busy_timeout`.
-    public convenience init(path: String, busyTimeout: Duration = .seconds(2)) throws {
-        try self.init(path: path, busyTimeout: busyTimeout, migrations: Migrations.all)
+    /// Opens the database at `path` (its folder must exist), or ":memory:", and brings its schema up to date.
+    /// `mode` says whether a missing file is created (`kioskctl roster import`, `demo`) or refused (the
+    /// kiosk: a typo in the path must not start an empty roster). `busyTimeout` is how long to wait for
+    /// another process's lock before failing with `StoreError.Kind.busy`.
+    public convenience init(path: String, mode: OpenMode, busyTimeout: Duration = .seconds(2)) throws {
+        try self.init(path: path, mode: mode, busyTimeout: busyTimeout, migrations: Migrations.all)
     }
 
-    /// Opens with only `migrations` applied: tests use it to make an older database.
-    init(path: String, busyTimeout: Duration, migrations: [Migration]) throws {
-        connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
-        try connection.migrate(migrations)
+    /// Opens with only `migrations` applied.
+    init(path: String, mode: OpenMode, busyTimeout: Duration, migrations: [Migration]) throws {
+        self.path = path
+        database = try Self.openDatabase(path: path, mode: mode, busyTimeout: busyTimeout)
+        try migrate(migrations)
     }
 
-    /// The columns `SQLiteRow.rosterGuest` reads, for a roster table aliased `r`.
-    static let guestColumns = "r.guest_id, r.tenant, r.event, r.name, r.email, r.party_size, r.status, r.notes"
-    /// The columns `SQLiteRow.checkIn` reads, for a check-in table aliased `c`.
-    static let checkInColumns = "c.guest_id, c.event, c.door, c.at, c.arrived, c.source"
+    /// A store over a database opened elsewhere (tests make old databases this way).
+    init(database: any DatabaseWriter, path: String, migrations: [Migration] = Migrations.all) throws {
+        self.path = path
+        self.database = database
+        try migrate(migrations)
+    }
 
-    /// Looks a guest up with one query: a tombstone or a cancelled status gives `.cancelled`, then an earlier
-    /// check-in gives `.checkedIn`, then a roster row gives `.admissible`.
+    /// A last try at the audit rows still waiting for a lock (at most one busy timeout).
+    deinit {
+        guard !auditBacklog.rows.isEmpty else { return }
+        _ = try? write("writing waiting audit rows at close", durability: .normal) { _ in }
+    }
+
+    private func migrate(_ migrations: [Migration]) throws {
+        try run("bringing the schema up to date") { try KioskMigrator(migrations: migrations).migrate(database) }
+    }
+
+    /// Looks a guest up in one read transaction: a tombstone or a cancelled status gives `.cancelled`, then an
+    /// earlier check-in gives `.checkedIn`, then a roster row gives `.admissible`. Three primary-key lookups,
+    /// each a cached statement.
     public func lookUp(guest: GuestID, event: EventID) throws -> RosterLookup {
-        let sql = """
-            SELECT \(Self.guestColumns), \(Self.checkInColumns), t.guest_id IS NOT NULL, r.guest_id IS NOT NULL
-            FROM (SELECT ?1 AS event, ?2 AS guest_id) AS k
-            LEFT JOIN roster AS r ON r.event = k.event AND r.guest_id = k.guest_id
-            LEFT JOIN check_ins AS c ON c.event = k.event AND c.guest_id = k.guest_id
-            LEFT JOIN tombstones AS t ON t.event = k.event AND t.guest_id = k.guest_id
-            """
-        let found = try connection.firstRow(sql, name: "guest lookup", [.int(event.rawValue), .text(guest.text)]) {
-            row throws(StoreError) -> RosterLookup in
-            let hasTombstone = row.int(14) != 0
-            let guest = row.int(15) != 0 ? try row.rosterGuest(from: 0) : nil
-            let checkIn = row.isNull(8) ? nil : try row.checkIn(from: 8)
-            if hasTombstone || guest?.status == .cancelled { return .cancelled(guest) }
-            guard let guest else { return .notFound }
-            if let checkIn { return .checkedIn(guest, checkIn) }
-            return .admissible(guest)
+        let key: StatementArguments = ["event": Int64(event.rawValue), "guest_id": guest.text]
+        return try read("guest lookup") { db in
+            let rosterGuest = try GuestRecord.fetchOne(db.cachedStatement(sql: """
+                SELECT * FROM roster WHERE event = :event AND guest_id = :guest_id
+                """), arguments: key)?.guest
+            let hasTombstone = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT 1 AS found FROM tombstones WHERE event = :event AND guest_id = :guest_id
+                """), arguments: key) != nil
+            if hasTombstone || rosterGuest?.status == .cancelled { return .cancelled(rosterGuest) }
+            guard let rosterGuest else { return .notFound }
+            if let checkIn = try existingCheckIn(db, key) { return .checkedIn(rosterGuest, checkIn) }
+            return .admissible(rosterGuest)
         }
-        return found ?? .notFound
     }
 
     /// Writes the check-in, its sync-queue row and the audit row in one transaction. If the guest already has
     /// a check-in at this event, writes only the audit row (verdict `already_checked_in`) and returns it.
+    /// A database locked by another process throws `.busy`; the attempt is then kept as a `record_failed`
+    /// audit row, written with the next write.
     public func record(checkIn: CheckIn, attempt: ScanAttempt) throws -> CheckInWrite {
-        try connection.transaction("check-in") {
-            let inserted = try connection.run("""
-                INSERT INTO check_ins (event, guest_id, door, at, arrived, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                ON CONFLICT (event, guest_id) DO NOTHING
-                """, name: "check-in insert", Self.values(of: checkIn))
-            guard inserted == 1 else {
-                let existing = try connection.firstRow(
-                    "SELECT \(Self.checkInColumns) FROM check_ins AS c WHERE c.event = ?1 AND c.guest_id = ?2",
-                    name: "existing check-in", [.int(checkIn.event.rawValue), .text(checkIn.guest.text)]
-                ) { row throws(StoreError) in try row.checkIn() }
-                guard let existing else {
-                    throw StoreError(kind: .other, resultCode: 0, message: "check-in neither inserted nor found",
-                                     operation: "recording a check-in", path: path)
+        do {
+            return try write("recording a check-in") { db in
+                try db.cachedStatement(sql: """
+                    INSERT INTO check_ins (event, guest_id, door, at, arrived, source)
+                    VALUES (:event, :guest_id, :door, :at, :arrived, :source)
+                    ON CONFLICT (event, guest_id) DO NOTHING
+                    """).execute(arguments: CheckInRecord.arguments(checkIn))
+                guard db.changesCount == 1 else {
+                    let key: StatementArguments = ["event": Int64(checkIn.event.rawValue),
+                                                   "guest_id": checkIn.guest.text]
+                    guard let existing = try existingCheckIn(db, key) else {
+                        throw StoreError(kind: .other, resultCode: 0, message: "check-in neither inserted nor found",
+                                         operation: "recording a check-in", path: path)
+                    }
+                    var refused = attempt
+                    refused.verdict = "already_checked_in"
+                    refused.reason = "already checked in at \(existing.door) at \(existing.at)"
+                    try AuditRecord(refused).insert(db)
+                    return .alreadyRecorded(existing)
                 }
-                var refused = attempt
-                refused.verdict = "already_checked_in"
-                refused.reason = "already checked in at \(existing.door) at \(existing.at)"
-                try insertAudit(refused)
-                return .alreadyRecorded(existing)
+                try QueuedCheckInRecord(checkIn: checkIn).insert(db)
+                try AuditRecord(attempt).insert(db)
+                return .recorded
             }
-            try connection.run("""
-                INSERT INTO sync_queue (event, guest_id, door, at, arrived, source, idempotency_key)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                """, name: "sync-queue insert", Self.values(of: checkIn) + [.text(checkIn.idempotencyKey)])
-            try insertAudit(attempt)
-            return .recorded
+        } catch let error as StoreError where error.kind == .busy {
+            var failed = attempt
+            failed.verdict = "record_failed"
+            failed.reason = "not checked in: the database was locked by another process"
+            auditBacklog.append(failed)
+            auditBacklog.trim()
+            throw error
         }
     }
 
-    /// Check-in fields as parameters ?1 to ?6: event, guest_id, door, at, arrived, source.
-    static func values(of checkIn: CheckIn) -> [SQLiteValue] {
-        [.int(checkIn.event.rawValue), .text(checkIn.guest.text), .text(checkIn.door),
-         .int(checkIn.at.storeMilliseconds), .int(checkIn.arrived), .text(checkIn.source.rawValue)]
+    private func existingCheckIn(_ db: Database, _ key: StatementArguments) throws -> CheckIn? {
+        try CheckInRecord.fetchOne(db.cachedStatement(sql: """
+            SELECT * FROM check_ins WHERE event = :event AND guest_id = :guest_id
+            """), arguments: key)?.checkIn
     }
 }

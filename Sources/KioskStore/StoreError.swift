@@ -13,8 +13,10 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case corrupt
         /// The file cannot be opened or created (`SQLITE_CANTOPEN`).
         case cannotOpen
-        /// The database's folder does not exist (checked before `sqlite3_open_v2`).
+        /// The database's folder does not exist (checked before opening).
         case folderMissing
+        /// The database file does not exist, and the store was opened with `.openExisting`.
+        case missing
         /// The disk or the database is full (`SQLITE_FULL`).
         case diskFull
         /// The operating system failed a read or write (`SQLITE_IOERR`).
@@ -69,6 +71,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "kiosk's user may create files in its folder"
         case .folderMissing:
             return "cannot open \(path): \(message): create the folder, or point 'database' in kiosk.conf elsewhere"
+        case .missing:
+            return "\(path) does not exist: check the database path for a typo (a new, empty database would turn "
+                + "every guest away as not_in_roster), or create it with `kioskctl roster import`"
         case .diskFull:
             return "disk full writing \(path) (\(detail)): free space on the disk; nothing from this step was recorded"
         case .ioError:

@@ -33,12 +33,13 @@ struct PipelineBench: AsyncParsableCommand {
             try fixture.issuerKey.publicKey.pem().write(toFile: folder + "/issuer.pub.pem", atomically: true, encoding: .utf8)
             c.trustedKeys = [.init(id: fixture.keyID, source: folder + "/issuer.pub.pem", line: 1)]
             c.database = folder + "/kiosk.db"
-            let door = try Door(configuration: c, display: NullDisplay(), camera: .replay)
+            let door = try Door(configuration: c, display: NullDisplay(), camera: .replay, databaseMode: .createIfMissing)
             try door.store.upsertGuests(fixture.guests)
             // A second door on its own database, where every pass is checked in for the first time.
             var c2 = c
             c2.database = folder + "/admit.db"
-            let admitDoor = try Door(configuration: c2, display: NullDisplay(), camera: .replay)
+            let admitDoor = try Door(configuration: c2, display: NullDisplay(), camera: .replay,
+                                     databaseMode: .createIfMissing)
             try admitDoor.store.upsertGuests(fixture.guests)
             // Door frames of passes (plain and phone scenes), each a different guest.
             var rng = SplitMix64(seed: 7)

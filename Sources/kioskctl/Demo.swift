@@ -42,9 +42,9 @@ struct Demo: ParsableCommand {
 
             """
         try conf.write(toFile: dir + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let store = try SQLiteDoorStore(path: dir + "/kiosk.db")
-        let n = try store.importRoster(csv: try String(contentsOfFile: dir + "/roster.csv", encoding: .utf8),
-                                       tenant: fixture.tenant, event: fixture.event)
+        let store = try SQLiteDoorStore(path: dir + "/kiosk.db", mode: .createIfMissing)
+        let roster = try Data(contentsOf: URL(fileURLWithPath: dir + "/roster.csv"))
+        let n = try store.importRoster(csvBytes: [UInt8](roster), tenant: fixture.tenant, event: fixture.event)
         print("demo event \(fixture.event) in \(dir): \(n) guests in \(dir)/kiosk.db, \(manifest.entries.count) door images in \(dir)/images")
     }
 }

@@ -29,9 +29,9 @@ struct Roster: ParsableCommand {
             let path = settings.resolve(settings.database)
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let store = try SQLiteDoorStore(path: path)
+            let store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
             do {
-                let n = try store.importRoster(csv: String(decoding: data, as: UTF8.self), tenant: settings.tenant, event: settings.event)
+                let n = try store.importRoster(csvBytes: [UInt8](data), tenant: settings.tenant, event: settings.event)
                 print("imported \(n) guests into \(path) (event \(settings.event)); \(try store.guestCount(event: settings.event)) on the roster")
             } catch {
                 throw ValidationError("\(csv): \(error)")

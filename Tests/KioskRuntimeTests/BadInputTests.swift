@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import KioskCore
 import KioskRuntime
 @testable import KioskStore
@@ -43,13 +44,21 @@ import Testing
         let t = Date()
         #expect(door.pipeline.checkManually(guest: guests[0].guest, at: t, typed: "x").verdict.name == "admitted")
         // Another process takes the write lock.
-        let other = try SQLiteConnection(path: door.configuration.database, busyTimeout: .milliseconds(50))
-        try other.execute("BEGIN EXCLUSIVE", "taking the lock")
+        var lockConfiguration = Configuration()
+        lockConfiguration.allowsUnsafeTransactions = true  // the open transaction is the point
+        let other = try DatabaseQueue(path: door.configuration.database, configuration: lockConfiguration)
+        try other.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE") }
         let result = door.pipeline.checkManually(guest: guests[1].guest, at: t, typed: "y")
         #expect(result.verdict.name == "record_failed")
         #expect(result.verdict.reasonLine.contains("locked"))
-        try other.execute("ROLLBACK", "releasing the lock")
+        // Rejected scans in the window are not lost: their audit rows wait for the lock.
+        let unknown = door.pipeline.reportUnknownCode("ZZZZ", at: t)
+        #expect(unknown.verdict.name == "not_in_roster")
+        #expect(door.store.pendingAuditRowCount == 2, "the failed admit and the unknown code")
+        try other.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
         #expect(try door.store.checkIns(event: door.configuration.event).map(\.guest) == [guests[0].guest])
+        #expect(door.pipeline.checkManually(guest: guests[1].guest, at: t, typed: "y").verdict.name == "admitted")
+        #expect(try door.store.auditLog(limit: 4).map(\.verdict) == ["admitted", "record_failed", "not_in_roster", "admitted"])
     }
 
     @Test func aBrokenConfigurationNamesFileAndLine() throws {
@@ -87,7 +96,7 @@ import Testing
         var c = try Fixtures.configuration(folder: folder)
         c.database = folder + "/state/kiosk.db"
         do {
-            _ = try Door(configuration: c, display: RecordingDisplay(), camera: .replay)
+            _ = try Door(configuration: c, display: RecordingDisplay(), camera: .replay, databaseMode: .createIfMissing)
             Issue.record("opened a database under a file")
         } catch {
             #expect(error.description.contains(folder + "/state/kiosk.db"))

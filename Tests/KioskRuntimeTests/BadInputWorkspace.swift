@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import KioskStore
+import GRDB
 
 /// The folder a catalogue case runs in (`{dir}`): a copy of a demo-like door made once per test run, the case
 /// file, and whatever the case's setup actions add.
@@ -20,7 +20,7 @@ struct BadInputWorkspace {
     /// Files that must have the same bytes after the command (`kept:`), with their bytes before it.
     var keptFiles: [(path: String, bytes: Data)] = []
     /// Connections holding a write lock while the command runs (`lock:`).
-    var locks: [SQLiteConnection] = []
+    var locks: [DatabaseQueue] = []
 
     /// Copies the template and the case file into a fresh folder.
     init(for c: BadInputCase) throws {
@@ -167,11 +167,14 @@ extension BadInputWorkspace {
         case "sql":
             let a = try arguments(2)
             let script = a[0].hasPrefix("/") ? a[0] : BadInputCatalogue.casesFolder + "/" + a[0]
-            let connection = try SQLiteConnection(path: try path(a[1]), busyTimeout: .seconds(2))
-            try connection.execute(try String(contentsOfFile: script, encoding: .utf8), "running \(script)")
+            let connection = try DatabaseQueue(path: try path(a[1]))
+            let sql = try String(contentsOfFile: script, encoding: .utf8)
+            try connection.writeWithoutTransaction { try $0.execute(sql: sql) }
         case "lock":
-            let connection = try SQLiteConnection(path: try path(try arguments(1)[0]), busyTimeout: .seconds(2))
-            try connection.execute("BEGIN EXCLUSIVE", "taking the write lock")
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true  // the open transaction is the point
+            let connection = try DatabaseQueue(path: try path(try arguments(1)[0]), configuration: configuration)
+            try connection.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE") }
             locks.append(connection)
         case "cwd":
             workingDirectory = try path(try arguments(1)[0])
@@ -189,7 +192,7 @@ extension BadInputWorkspace {
 
     /// Releases the locks; returns what a `kept:` file lost.
     mutating func finish() -> [String] {
-        for connection in locks { try? connection.execute("ROLLBACK", "releasing the write lock") }
+        for connection in locks { try? connection.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") } }
         locks.removeAll()
         return keptFiles.compactMap { kept in
             guard let now = FileManager.default.contents(atPath: kept.path) else { return "\(kept.path) was removed" }

@@ -41,7 +41,7 @@ enum Fixtures {
     /// A door on the test-images event with its roster imported.
     static func door(mode: CheckInMode = .auto, display: any StatusDisplay = RecordingDisplay()) throws -> Door {
         let c = try configuration(mode: mode)
-        let door = try Door(configuration: c, display: display, camera: .replay)
+        let door = try Door(configuration: c, display: display, camera: .replay, databaseMode: .createIfMissing)
         _ = try door.store.importRoster(csv: String(contentsOfFile: testImages + "/roster.csv", encoding: .utf8),
                                         tenant: c.tenant, event: c.event)
         return door

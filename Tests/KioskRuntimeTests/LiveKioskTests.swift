@@ -17,7 +17,7 @@ import Testing
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
         let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
-        let store = try SQLiteDoorStore(path: folder + "/kiosk.db")
+        let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting)
         let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }.last!
 
         let p = Process()

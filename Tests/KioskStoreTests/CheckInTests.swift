@@ -1,3 +1,4 @@
+import GRDB
 import KioskCore
 import Testing
 @testable import KioskStore
@@ -54,8 +55,10 @@ struct CheckInTests {
         #expect(try store.pendingCount() == 3)
         #expect(try store.pendingCheckIns(limit: 2).map(\.checkIn) == Array(scans.prefix(2)))
 
-        let keys = try store.connection.rows("SELECT idempotency_key FROM sync_queue ORDER BY sequence",
-                                             name: "test keys") { $0.text(0) }
+        let keys = try store.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT idempotency_key FROM sync_queue ORDER BY sequence")
+                .map { row -> String in row["idempotency_key"] }
+        }
         #expect(keys == scans.map(\.idempotencyKey))
 
         try store.markSynced(sequences: [pending[0].sequence, pending[2].sequence])
@@ -133,11 +136,24 @@ struct CheckInTests {
         let reopened = try db.open()
         #expect(try reopened.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .checkedIn(Fixture.anna, scan))
         #expect(try reopened.pendingCheckIns(limit: 10).map(\.checkIn) == [scan])
-        let mode = try reopened.connection.firstRow("PRAGMA journal_mode", name: "test journal mode") { $0.text(0) }
-        #expect(mode == "wal")
-        let synchronous = try reopened.connection.firstRow("PRAGMA synchronous", name: "test synchronous") { $0.int(0) }
-        #expect(synchronous == 2, "synchronous=FULL")
-        let foreignKeys = try reopened.connection.firstRow("PRAGMA foreign_keys", name: "test fk") { $0.int(0) }
-        #expect(foreignKeys == 1)
+        #expect(reopened.database is DatabasePool, "a file is shared by readers beside one writer")
+        #expect(try writerPragma(reopened, "journal_mode") == "wal")
+        #expect(try writerPragma(reopened, "synchronous") == "2", "synchronous=FULL")
+        #expect(try writerPragma(reopened, "foreign_keys") == "1")
+        // An audit row is committed with NORMAL; FULL is back for the check-ins after it.
+        try reopened.audit(Fixture.attempt(for: scan))
+        #expect(try writerPragma(reopened, "synchronous") == "2", "synchronous=FULL after an audit row")
+    }
+
+    /// A pragma's value on the store's writer connection (pragmas are per connection).
+    private func writerPragma(_ store: SQLiteDoorStore, _ name: String) throws -> String? {
+        try store.database.writeWithoutTransaction { db in
+            let value = try Row.fetchOne(db, sql: "PRAGMA \(name)")?[name] as DatabaseValue?
+            switch value?.storage {
+            case .int64(let n): return String(n)
+            case .string(let text): return text
+            default: return nil
+            }
+        }
     }
 }

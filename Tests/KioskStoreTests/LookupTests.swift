@@ -82,15 +82,4 @@ struct LookupTests {
 
         #expect(try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .cancelled(Fixture.anna))
     }
-
-    @Test("lookups reuse one prepared statement", arguments: StoreKind.allCases)
-    func statementCache(_ kind: StoreKind) throws {
-        let db = try TestDatabase(kind)
-        let store = try db.open()
-        try store.upsertGuests(Fixture.roster)
-        _ = try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event)
-        let cached = store.connection.cachedStatementCount
-        for guest in Fixture.roster { _ = try store.lookUp(guest: guest.guest, event: Fixture.event) }
-        #expect(store.connection.cachedStatementCount == cached)
-    }
 }

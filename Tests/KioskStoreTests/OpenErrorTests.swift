@@ -11,7 +11,7 @@ struct OpenErrorTests {
         let path = folder.file("roster.csv")
         try String(repeating: "guest_id,name\nAEAQCAIBAEAQCAIB,Ann\n", count: 50).write(toFile: path, atomically: true,
                                                                                       encoding: .utf8)
-        let error = storeError { _ = try SQLiteDoorStore(path: path) }
+        let error = storeError { _ = try SQLiteDoorStore(path: path, mode: .createIfMissing) }
 
         #expect(error?.kind == .notADatabase)
         #expect(error?.primaryResultCode == 26)
@@ -23,7 +23,7 @@ struct OpenErrorTests {
     func missingFolder() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("no-such-folder/kiosk.db")
-        let error = storeError { _ = try SQLiteDoorStore(path: path) }
+        let error = storeError { _ = try SQLiteDoorStore(path: path, mode: .createIfMissing) }
 
         #expect(error?.kind == .folderMissing)
         #expect(error?.description.contains("the folder \(folder.path)/no-such-folder does not exist") == true)
@@ -35,8 +35,7 @@ struct OpenErrorTests {
         let db = try TestDatabase(.file)
         let store = try db.open(busyTimeout: .milliseconds(100))
         try store.upsertGuests(Fixture.roster)
-        let other = try SQLiteConnection(path: db.path, busyTimeout: .seconds(2))
-        try other.execute("BEGIN EXCLUSIVE", "test lock")
+        let other = try LockHolder(path: db.path)
 
         let scan = Fixture.checkIn(Fixture.anna, at: 1)
         let started = ContinuousClock.now
@@ -51,19 +50,19 @@ struct OpenErrorTests {
         // WAL: the door can still look guests up while a writer holds the lock.
         #expect(try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .admissible(Fixture.anna))
 
-        try other.execute("ROLLBACK", "test unlock")
+        try other.release()
         #expect(try store.record(checkIn: scan, attempt: Fixture.attempt(for: scan)) == .recorded)
     }
 
     @Test("opening a new database another process holds fails as locked")
     func lockedWhileMigrating() throws {
         let db = try TestDatabase(.file)
-        let other = try SQLiteConnection(path: db.path, busyTimeout: .seconds(2))
-        try other.execute("PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE holder (x)", "test lock")
+        let other = try LockHolder(path: db.path,
+                                   sql: "PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE holder (x)")
 
         let error = storeError { _ = try db.open(busyTimeout: .milliseconds(50)) }
         #expect(error?.kind == .busy)
-        try other.execute("ROLLBACK", "test unlock")
+        try other.release()
         _ = try db.open()
     }
 

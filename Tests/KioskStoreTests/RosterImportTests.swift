@@ -86,9 +86,62 @@ struct RosterImportTests {
         ("guest_id,name\nAEAQCAIBAEAQCAIB,An\"n", "line 2: a quote (\") inside a field that does not start with one: put the whole field in quotes and double the quote"),
     ])
     func badRows(_ csv: String, _ message: String) throws {
-        let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory)
+        let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
         #expect(importError(store, csv)?.description == message)
         #expect(try store.guestCount(event: Fixture.event) == 0)
+    }
+
+    private func importError(_ store: SQLiteDoorStore, bytes: [UInt8]) -> RosterImportError? {
+        do {
+            _ = try store.importRoster(csvBytes: bytes, tenant: Fixture.tenant, event: Fixture.event)
+            return nil
+        } catch {
+            return error as? RosterImportError
+        }
+    }
+
+    @Test("a NUL byte in a field is refused with its line, and nothing is loaded", arguments: StoreKind.allCases)
+    func nulByte(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        let csv = Array("guest_id,name\n\(a.text),Ann\n\(b.text),Bob".utf8) + [0] + Array("by\n".utf8)
+        let error = importError(store, bytes: csv)
+        #expect(error?.line == 3)
+        #expect(error?.description == "line 3: a NUL byte (0x00) at byte 21 of the line: this is not plain text; "
+            + "export the roster again as CSV (UTF-8)")
+        #expect(try store.guestCount(event: Fixture.event) == 0)
+        // Also through the String entry point (a Swift String may hold NUL).
+        #expect(importError(store, "guest_id,name\n\(a.text),A\u{0}nn\n")?.line == 2)
+    }
+
+    @Test("a Latin-1 roster is refused with its line and advice, never stored altered", arguments: StoreKind.allCases)
+    func latin1(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        // "Müller" in Latin-1: ü is the single byte 0xFC.
+        let csv = Array("guest_id,name\n\(a.text),Ann\n\(b.text),M".utf8) + [0xFC] + Array("ller\n".utf8)
+        let error = importError(store, bytes: csv)
+        #expect(error?.line == 3)
+        #expect(error?.problem.hasPrefix("byte 0xFC at byte 19 of the line is not UTF-8") == true)
+        #expect(error?.problem.contains("save the file as UTF-8") == true)
+        #expect(try store.guestCount(event: Fixture.event) == 0)
+
+        // The same name in UTF-8 loads as written.
+        let utf8 = Array("guest_id,name\n\(a.text),Ann\n\(b.text),Müller\n".utf8)
+        #expect(try store.importRoster(csvBytes: utf8, tenant: Fixture.tenant, event: Fixture.event) == 2)
+        #expect(try store.searchGuests(prefix: "mull", event: Fixture.event, limit: 5).map(\.name) == ["Müller"])
+    }
+
+    @Test("bad encodings are named by line", arguments: [
+        ([0xFF, 0xFE] + Array("g".utf8), 1, "the file is UTF-16 text: save it as UTF-8"),
+        (Array("guest_id,name\nAEAQCAIBAEAQCAIB,\"M".utf8) + [0xC3] + Array("\n\"\n".utf8), 2, "byte 0xC3 at byte 20"),
+        (Array("guest_id,name\nAEAQCAIBAEAQCAIB,\"A\nB".utf8) + [0xE9, 0x22], 3, "byte 0xE9 at byte 2"),
+    ])
+    func encodings(_ bytes: [UInt8], _ line: Int, _ phrase: String) throws {
+        let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
+        let error = importError(store, bytes: bytes)
+        #expect(error?.line == line)
+        #expect(error?.problem.contains(phrase) == true, "\(String(describing: error))")
     }
 
     @Test("the reader handles a byte order mark, blank lines and a last line without a line break")

@@ -38,13 +38,9 @@ struct TestDatabase {
 
     var path: String { kind == .memory ? SQLiteDoorStore.inMemory : folder.file("kiosk.db") }
 
-    func open(busyTimeout: Duration = .seconds(2)) throws -> SQLiteDoorStore {
-        try SQLiteDoorStore(path: path, busyTimeout: busyTimeout)
-    }
-
-    /// A store with only the given migrations applied: a database an older kiosk made.
-    func openOld(migrations: [Migration]) throws -> SQLiteDoorStore {
-        try SQLiteDoorStore(path: path, busyTimeout: .seconds(2), migrations: migrations)
+    func open(busyTimeout: Duration = .seconds(2), mode: SQLiteDoorStore.OpenMode = .createIfMissing) throws
+        -> SQLiteDoorStore {
+        try SQLiteDoorStore(path: path, mode: mode, busyTimeout: busyTimeout)
     }
 }
 
