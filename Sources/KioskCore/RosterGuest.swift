@@ -7,6 +7,9 @@ public struct RosterGuest: Hashable, Sendable {
         case cancelled
     }
 
+    /// The party sizes a roster may hold: staff confirm arrivals with up to three digits.
+    public static let partySizes = 1...999
+
     public var guest: GuestID
     public var tenant: TenantID
     public var event: EventID

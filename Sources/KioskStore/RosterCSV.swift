@@ -22,7 +22,7 @@ public struct RosterImportError: Error, Equatable, Sendable, CustomStringConvert
 /// | guest_id   | yes      |          | the 16-character code (dashes allowed)  |
 /// | name       | yes      |          | not empty                               |
 /// | email      | no       | ""       |                                         |
-/// | party_size | no       | 1        | a whole number, at least 1              |
+/// | party_size | no       | 1        | a whole number from 1 to 999            |
 /// | status     | no       | active   | active or cancelled                     |
 /// | notes      | no       | ""       |                                         |
 enum RosterCSV {
@@ -87,8 +87,11 @@ enum RosterCSV {
 
         var partySize = 1
         if let text = field("party_size")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            guard let size = Int(text), size >= 1 else {
-                throw RosterImportError(line: line, problem: "party_size '\(text)' is not a whole number of at least 1")
+            let sizes = RosterGuest.partySizes
+            guard let size = Int(text), sizes.contains(size) else {
+                throw RosterImportError(
+                    line: line,
+                    problem: "party_size '\(text)' is not a whole number from \(sizes.lowerBound) to \(sizes.upperBound)")
             }
             partySize = size
         }
