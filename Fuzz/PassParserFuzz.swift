@@ -1,5 +1,7 @@
 // libFuzzer entry point for the pass parser. Built together with the KioskCore sources by
-// `Fuzz/run.sh` (swiftc -sanitize=fuzzer,address), not by SwiftPM.
+// `Fuzz/run.sh` (swiftc -sanitize=fuzzer,address) against the fuzz build of KioskCore, not by SwiftPM.
+
+@testable import KioskCore
 
 /// A verifier that trusts key 1 and accepts a signature whose first byte is 0x5A, so the fuzzer can reach
 /// every branch of the validator without real cryptography.
