@@ -4,17 +4,21 @@
 import KioskCore
 @testable import KioskStore
 
-/// The records as CSV with every field quoted, which the reader must read back unchanged.
+/// The records as CSV with every field quoted, which the reader must read back unchanged. Quotes are doubled
+/// byte by byte: as a `Character`, a quote followed by a combining mark is not `"`.
 private func quotedCSV(_ records: [CSVReader.Record]) -> String {
-    records.map { record in
-        record.fields.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",")
-    }.joined(separator: "\r\n")
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    let quote = UInt8(ascii: "\"")
+    var bytes: [UInt8] = []
+    for (r, record) in records.enumerated() {
+        if r > 0 { bytes += Array("\r\n".utf8) }
+        for (f, field) in record.fields.enumerated() {
+            if f > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(quote)
+            for byte in field.utf8 { bytes += byte == quote ? [quote, quote] : [byte] }
+            bytes.append(quote)
+        }
     }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -97,7 +97,8 @@ run() {
     mkdir -p "$dir/corpus" "$dir/crashes"
     local before; before=$(ls "$dir/crashes" | wc -l)
     local status=0
-    "$out/bin/$target-fuzz" "$dir/corpus" "Fuzz/corpus/$target" -max_total_time="$seconds" -max_len=8192 \
+    # Swift's own crash handler would read memory ASan guards and bury the report: ASan reports alone.
+    SWIFT_BACKTRACE=enable=no "$out/bin/$target-fuzz" "$dir/corpus" "Fuzz/corpus/$target" -max_total_time="$seconds" -max_len=8192 \
         -timeout=10 -artifact_prefix="$dir/crashes/" -print_final_stats=1 > "$dir/log" 2>&1 || status=$?
     local runs; runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$dir/log" | grep -oE '[0-9]+$' || echo "?")
     local cov; cov=$(grep -oE 'cov: [0-9]+' "$dir/log" | tail -n 1 || true)
