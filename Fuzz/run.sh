@@ -2,7 +2,9 @@
 # Builds libFuzzer targets (swiftc -sanitize=fuzzer,address, outside SwiftPM) and runs them.
 #
 #   Fuzz/run.sh TARGET [SECONDS]   fuzz one target for SECONDS (default 60)
-#   Fuzz/run.sh all [SECONDS]      fuzz every target in turn, SECONDS each (default 15); CI runs this
+#   Fuzz/run.sh all [SECONDS]      fuzz every target in turn, SECONDS each (default 15)
+#   Fuzz/run.sh ci [TOTAL]         build, then share what is left of TOTAL seconds (default 110) among all
+#                                  targets, at least 5 s each: the CI step (scripts/test.sh)
 #   Fuzz/run.sh build [TARGET]     only build (every target without one)
 #   Fuzz/run.sh list               the targets and what each covers
 #   Fuzz/run.sh SECONDS            the pass parser alone (the old interface)
@@ -117,16 +119,22 @@ case ${1:-} in
 list) for t in "${targets[@]}"; do printf '%-12s %s\n' "$t" "$(describe "$t")"; done ;;
 build)
     for t in ${2:-${targets[@]}}; do build "$t"; done ;;
-all)
-    seconds=${2:-15}
+all | ci)
     started=$SECONDS
     for t in "${targets[@]}"; do build "$t"; done
     echo "fuzz targets built in $((SECONDS - started)) s"
+    if [[ $1 == ci ]]; then
+        # About 1 s a target goes to loading the corpus and writing the stats.
+        left=$(( ${2:-110} - (SECONDS - started) - ${#targets[@]} ))
+        seconds=$(( left / ${#targets[@]} > 5 ? left / ${#targets[@]} : 5 ))
+    else
+        seconds=${2:-15}
+    fi
     failed=()
     for t in "${targets[@]}"; do run "$t" "$seconds" || failed+=("$t"); done
     echo "fuzzing took $((SECONDS - started)) s in all (building included)"
     if [[ ${#failed[@]} -gt 0 ]]; then echo "crashes in: ${failed[*]}"; exit 1; fi ;;
-'' | -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+'' | -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
 *)
     if [[ $1 =~ ^[0-9]+$ ]]; then set -- pass-parser "$1"; fi
     describe "$1" > /dev/null || { echo "unknown target '$1'; the targets are: ${targets[*]}" >&2; exit 2; }
