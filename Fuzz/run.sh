@@ -85,7 +85,10 @@ build() {
         module KioskImageIO "${c_modules[@]}" Sources/KioskImageIO/*.swift
         local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")
         harness=(Fuzz/ImageDecodeFuzz.swift "Fuzz/${upper}DecodeFuzz.swift")
-        libs=("$lib/libKioskImageIO.a"); links=(-lpng16 -lturbojpeg) ;;
+        if [[ ! -f $lib/FuzzOutcome.o || Fuzz/FuzzOutcome.c -nt $lib/FuzzOutcome.o ]]; then
+            "$(dirname "$(command -v swiftc)")/clang" -O1 -c Fuzz/FuzzOutcome.c -o "$lib/FuzzOutcome.o"
+        fi
+        libs=("$lib/libKioskImageIO.a" "$lib/FuzzOutcome.o"); links=(-lpng16 -lturbojpeg) ;;
     *) echo "unknown target '$target'; the targets are: ${targets[*]}" >&2; exit 2 ;;
     esac
     mkdir -p "$out/bin"
@@ -101,7 +104,7 @@ run() {
     local status=0
     # Swift's own crash handler would read memory ASan guards and bury the report: ASan reports alone.
     SWIFT_BACKTRACE=enable=no "$out/bin/$target-fuzz" "$dir/corpus" "Fuzz/corpus/$target" -max_total_time="$seconds" -max_len=8192 \
-        -timeout=10 -artifact_prefix="$dir/crashes/" -print_final_stats=1 > "$dir/log" 2>&1 || status=$?
+        -keep_seed=1 -timeout=10 -artifact_prefix="$dir/crashes/" -print_final_stats=1 > "$dir/log" 2>&1 || status=$?
     local runs; runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$dir/log" | grep -oE '[0-9]+$' || echo "?")
     local cov; cov=$(grep -oE 'cov: [0-9]+' "$dir/log" | tail -n 1 || true)
     if [[ $status -ne 0 ]] || [[ $(ls "$dir/crashes" | wc -l) -ne $before ]]; then
