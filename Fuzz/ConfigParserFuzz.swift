@@ -11,13 +11,15 @@ public func configParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         let configuration = try KioskConfiguration.parse(text, file: "fuzz.conf", baseDirectory: "/etc/kiosk")
         // What parses must satisfy the checks the parser promises.
         guard !configuration.trustedKeys.isEmpty, configuration.activeFPS >= configuration.idleFPS,
-              configuration.trustedKeys.allSatisfy({ (1...lineCount).contains($0.line) }),
-              Set(configuration.trustedKeys.map(\.id)).count == configuration.trustedKeys.count,
-              !configuration.decoder.passes.isEmpty else {
+            configuration.trustedKeys.allSatisfy({ (1...lineCount).contains($0.line) }),
+            Set(configuration.trustedKeys.map(\.id)).count == configuration.trustedKeys.count,
+            !configuration.decoder.passes.isEmpty
+        else {
             fatalError("parse accepted a configuration that breaks its own rules")
         }
         // Parsing is a pure function of the text.
-        guard (try? KioskConfiguration.parse(text, file: "fuzz.conf", baseDirectory: "/etc/kiosk")) == configuration else {
+        guard (try? KioskConfiguration.parse(text, file: "fuzz.conf", baseDirectory: "/etc/kiosk")) == configuration
+        else {
             fatalError("parsing the same text twice gave different results")
         }
     } catch {

@@ -2,6 +2,7 @@
 // `Fuzz/run.sh png|jpeg|pgm` against fuzz builds of KioskCore and KioskImageIO, not by SwiftPM.
 
 import KioskCore
+
 @testable import KioskImageIO
 
 /// Bumps a libFuzzer extra counter for this outcome (Fuzz/FuzzOutcome.c): the C codecs are not instrumented.
@@ -14,7 +15,8 @@ private func fuzzOutcome(_ hash: UInt64)
 private func noteOutcome(_ text: String) {
     let words = text.split(separator: ": ", omittingEmptySubsequences: false).last ?? ""
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in words.utf8 where byte == UInt8(ascii: " ") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") {
+    for byte in words.utf8
+    where byte == UInt8(ascii: " ") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") {
         hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
     }
     fuzzOutcome(hash)
@@ -33,7 +35,8 @@ func fuzzImageDecode(_ data: UnsafePointer<UInt8>, _ size: Int, roundTrip: (Gray
     }
     noteOutcome("decoded, \(frame.width <= 16 ? "narrow" : "wide"), \(frame.height <= 16 ? "short" : "tall")")
     guard frame.width > 0, frame.height > 0, frame.width * frame.height <= ImageFile.maximumPixelCount,
-          frame.pixels.count == frame.width * frame.height else {
+        frame.pixels.count == frame.width * frame.height
+    else {
         fatalError("decoded a \(frame.width)x\(frame.height) frame with \(frame.pixels.count) pixels")
     }
     // Small frames only, so the round trip does not slow the fuzzer down.

@@ -2,6 +2,7 @@
 // against fuzz builds of KioskCore and KioskStore (swiftc -sanitize=fuzzer,address), not by SwiftPM.
 
 import KioskCore
+
 @testable import KioskStore
 
 /// The records as CSV with every field quoted, which the reader must read back unchanged. Quotes are doubled
@@ -28,18 +29,22 @@ public func rosterCSVFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let records = try? CSVReader.records(in: text) {
         // Records start on increasing lines that exist, and survive a write with every field quoted.
         let lines = records.map(\.line)
-        guard lines == lines.sorted(), Set(lines).count == lines.count, lines.allSatisfy({ (1...lineCount).contains($0) }) else {
+        guard lines == lines.sorted(), Set(lines).count == lines.count,
+            lines.allSatisfy({ (1...lineCount).contains($0) })
+        else {
             fatalError("records on impossible lines: \(lines) of \(lineCount)")
         }
         guard let again = try? CSVReader.records(in: quotedCSV(records)),
-              again.map(\.fields) == records.map(\.fields) else {
+            again.map(\.fields) == records.map(\.fields)
+        else {
             fatalError("records changed when written with quotes and read back")
         }
     }
     do {
         let guests = try RosterCSV.guests(from: text, tenant: TenantID(7), event: EventID(4711))
         guard Set(guests.map(\.guest)).count == guests.count,
-              guests.allSatisfy({ !$0.name.isEmpty && $0.partySize >= 1 && $0.tenant == TenantID(7) }) else {
+            guests.allSatisfy({ !$0.name.isEmpty && $0.partySize >= 1 && $0.tenant == TenantID(7) })
+        else {
             fatalError("import accepted a guest that breaks the roster's rules")
         }
     } catch {
