@@ -1,5 +1,7 @@
-// libFuzzer entry point for the pass parser. Built together with the KioskCore sources by
-// `Fuzz/run.sh` (swiftc -sanitize=fuzzer,address), not by SwiftPM.
+// libFuzzer entry point for the pass parser. Built by `Fuzz/run.sh pass-parser` (swiftc
+// -sanitize=fuzzer,address) against the fuzz build of KioskCore, not by SwiftPM.
+
+@testable import KioskCore
 
 /// A verifier that trusts key 1 and accepts a signature whose first byte is 0x5A, so the fuzzer can reach
 /// every branch of the validator without real cryptography.
@@ -16,7 +18,8 @@ public func passParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let token = try? PassToken(payload: bytes) {
         // Whatever parses must re-encode to the same token, in both spellings.
         guard let again = try? PassToken(payload: Array(token.url(base: "https://x/p").utf8)), again == token,
-              (try? PassToken(bytes: token.bytes)) == token else {
+            (try? PassToken(bytes: token.bytes)) == token
+        else {
             fatalError("round trip changed the token")
         }
     }

@@ -1,14 +1,146 @@
 #!/usr/bin/env bash
-# Builds the pass-parser fuzzer with libFuzzer and AddressSanitizer and runs it for a while.
-# Usage: Fuzz/run.sh [seconds]   (default 60). Crashes are written to .build/fuzz/crash-*.
+# Builds libFuzzer targets (swiftc -sanitize=fuzzer,address, outside SwiftPM) and runs them.
+#
+#   Fuzz/run.sh TARGET [SECONDS]   fuzz one target for SECONDS (default 60)
+#   Fuzz/run.sh all [SECONDS]      fuzz every target in turn, SECONDS each (default 15)
+#   Fuzz/run.sh ci [TOTAL]         build, then share what is left of TOTAL seconds (default 110) among all
+#                                  targets, at least 5 s each: the CI step (scripts/test.sh)
+#   Fuzz/run.sh build [TARGET]     only build (every target without one)
+#   Fuzz/run.sh list               the targets and what each covers
+#   Fuzz/run.sh SECONDS            the pass parser alone (the old interface)
+#
+# Each target starts from its committed seeds in Fuzz/corpus/TARGET (never written to) and keeps what it
+# learns in .build/fuzz/TARGET/corpus; crashes, hangs (> 10 s an input) and out-of-memory inputs go to
+# .build/fuzz/TARGET/crashes/. A crash makes the script exit non-zero and print the reproducer's path.
+# Modules are compiled once into .build/fuzz/lib and rebuilt only when their sources or flags change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-60}
+
 out=.build/fuzz
-mkdir -p "$out/corpus"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name KioskCore \
-  Sources/KioskCore/*.swift Fuzz/PassParserFuzz.swift -o "$out/pass-parser-fuzz"
-# Seeds: a well-formed pass URL, a bare token and junk.
-printf 'HTTPS://PASS.EXAMPLE.ORG/P/%s' "$(head -c 136 /dev/zero | tr '\0' 'A' | sed 's/^A/C/')" > "$out/corpus/seed-url"
-printf 'https://example.com/index.html' > "$out/corpus/seed-random-url"
-"$out/pass-parser-fuzz" "$out/corpus" -max_total_time="$seconds" -max_len=4096 -artifact_prefix="$out/" -print_final_stats=1
+lib=$out/lib
+targets=(pass-parser config roster-csv png jpeg pgm)
+swiftc_flags=(-sanitize=fuzzer,address -parse-as-library -O -use-ld=lld)
+
+describe() {
+    case $1 in
+    pass-parser) echo "pass payloads: PassToken(payload:), PassValidator.check, GuestID(text:), KeyEvent.Parser" ;;
+    config) echo "kiosk.conf text: KioskConfiguration.parse" ;;
+    roster-csv) echo "roster CSV text: CSVReader.records(in:), RosterCSV.guests(from:tenant:event:)" ;;
+    png) echo "PNG bytes: ImageFile.decode(data:name:) -> libpng simplified API, PNG round trip" ;;
+    jpeg) echo "JPEG bytes: ImageFile.decode(data:name:) -> TurboJPEG, re-encoding" ;;
+    pgm) echo "PGM bytes: ImageFile.decode(data:name:) -> Swift P5 reader, PGM round trip" ;;
+    *) return 1 ;;
+    esac
+}
+
+# Runs a compile only when the hash of its command line and input files changed since the last success.
+# Usage: cached STAMP-NAME [MORE-INPUTS...] -- swiftc-arguments...   (inputs: MORE-INPUTS and every existing
+# file among the arguments but the outputs after -o and -emit-module-path)
+cached() {
+    local stamp=$out/stamps/$1; shift
+    local more=()
+    while [[ $1 != -- ]]; do more+=("$1"); shift; done
+    shift
+    local hash
+    hash=$( {
+        printf '%s\n' "$@"
+        if [[ ${#more[@]} -gt 0 ]]; then cat "${more[@]}"; fi
+        local previous=
+        for arg in "$@"; do
+            if [[ -f $arg && $previous != -o && $previous != -emit-module-path ]]; then cat "$arg"; fi
+            previous=$arg
+        done
+    } | sha256sum | cut -d' ' -f1)
+    if [[ -f $stamp && $(cat "$stamp") == "$hash" ]]; then return 0; fi
+    mkdir -p "$out/stamps"
+    local started=$SECONDS
+    swiftc "$@"
+    echo "$hash" > "$stamp"
+    echo "  compiled $(basename "$stamp") in $((SECONDS - started)) s"
+}
+
+# A module as a static library with -enable-testing, so the harnesses can `@testable import` it.
+module() {
+    local name=$1; shift
+    local deps=()
+    if [[ $name != KioskCore ]]; then deps=("$lib/KioskCore.swiftmodule"); fi
+    mkdir -p "$lib"
+    cached "$name" "${deps[@]}" -- "${swiftc_flags[@]}" -wmo -enable-testing -module-name "$name" -emit-library -static \
+        -emit-module -emit-module-path "$lib/$name.swiftmodule" -I "$lib" "$@" -o "$lib/lib$name.a"
+}
+
+c_modules=(-I Sources/CPNG -I Sources/CTurboJPEG -I Sources/CSQLite)
+for flag in $(pkg-config --cflags-only-I libpng libturbojpeg sqlite3 2>/dev/null); do c_modules+=(-Xcc "$flag"); done
+
+build() {
+    local target=$1 harness libs=() links=()
+    module KioskCore Sources/KioskCore/*.swift
+    case $target in
+    pass-parser) harness=(Fuzz/PassParserFuzz.swift) ;;
+    config) harness=(Fuzz/ConfigParserFuzz.swift) ;;
+    roster-csv)
+        module KioskStore "${c_modules[@]}" Sources/KioskStore/*.swift
+        harness=(Fuzz/RosterCSVFuzz.swift); libs=("$lib/libKioskStore.a"); links=(-lsqlite3) ;;
+    png | jpeg | pgm)
+        module KioskImageIO "${c_modules[@]}" Sources/KioskImageIO/*.swift
+        local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")
+        harness=(Fuzz/ImageDecodeFuzz.swift "Fuzz/${upper}DecodeFuzz.swift")
+        if [[ ! -f $lib/FuzzOutcome.o || Fuzz/FuzzOutcome.c -nt $lib/FuzzOutcome.o ]]; then
+            "$(dirname "$(command -v swiftc)")/clang" -O1 -c Fuzz/FuzzOutcome.c -o "$lib/FuzzOutcome.o"
+        fi
+        libs=("$lib/libKioskImageIO.a" "$lib/FuzzOutcome.o"); links=(-lpng16 -lturbojpeg) ;;
+    *) echo "unknown target '$target'; the targets are: ${targets[*]}" >&2; exit 2 ;;
+    esac
+    mkdir -p "$out/bin"
+    cached "$target-fuzz" -- "${swiftc_flags[@]}" -I "$lib" "${c_modules[@]}" "${harness[@]}" "${libs[@]}" \
+        "$lib/libKioskCore.a" "${links[@]}" -o "$out/bin/$target-fuzz"
+}
+
+# Fuzzes one target; returns non-zero (and names the reproducer) when libFuzzer found a crash.
+run() {
+    local target=$1 seconds=$2 dir=$out/$1
+    mkdir -p "$dir/corpus" "$dir/crashes"
+    local before; before=$(ls "$dir/crashes" | wc -l)
+    local status=0
+    # Swift's own crash handler would read memory ASan guards and bury the report: ASan reports alone.
+    SWIFT_BACKTRACE=enable=no "$out/bin/$target-fuzz" "$dir/corpus" "Fuzz/corpus/$target" -max_total_time="$seconds" -max_len=8192 \
+        -keep_seed=1 -timeout=10 -artifact_prefix="$dir/crashes/" -print_final_stats=1 > "$dir/log" 2>&1 || status=$?
+    local runs; runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$dir/log" | grep -oE '[0-9]+$' || echo "?")
+    local cov; cov=$(grep -oE 'cov: [0-9]+' "$dir/log" | tail -n 1 || true)
+    if [[ $status -ne 0 ]] || [[ $(ls "$dir/crashes" | wc -l) -ne $before ]]; then
+        grep -E 'ERROR|SUMMARY|Fatal error|panic|==[0-9]+==' "$dir/log" | head -n 8 || true
+        echo "FAIL $target: libFuzzer exit $status after $runs runs; full log: $dir/log"
+        for f in $(ls -t "$dir/crashes" | head -n 3); do
+            echo "  reproducer: $dir/crashes/$f   (replay: $out/bin/$target-fuzz $dir/crashes/$f)"
+        done
+        return 1
+    fi
+    echo "ok   $target: $runs runs in ${seconds} s, $cov, corpus $(ls "$dir/corpus" | wc -l) inputs"
+}
+
+case ${1:-} in
+list) for t in "${targets[@]}"; do printf '%-12s %s\n' "$t" "$(describe "$t")"; done ;;
+build)
+    for t in ${2:-${targets[@]}}; do build "$t"; done ;;
+all | ci)
+    started=$SECONDS
+    for t in "${targets[@]}"; do build "$t"; done
+    echo "fuzz targets built in $((SECONDS - started)) s"
+    if [[ $1 == ci ]]; then
+        # About 1 s a target goes to loading the corpus and writing the stats.
+        left=$(( ${2:-110} - (SECONDS - started) - ${#targets[@]} ))
+        seconds=$(( left / ${#targets[@]} > 5 ? left / ${#targets[@]} : 5 ))
+    else
+        seconds=${2:-15}
+    fi
+    failed=()
+    for t in "${targets[@]}"; do run "$t" "$seconds" || failed+=("$t"); done
+    echo "fuzzing took $((SECONDS - started)) s in all (building included)"
+    if [[ ${#failed[@]} -gt 0 ]]; then echo "crashes in: ${failed[*]}"; exit 1; fi ;;
+'' | -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
+*)
+    if [[ $1 =~ ^[0-9]+$ ]]; then set -- pass-parser "$1"; fi
+    describe "$1" > /dev/null || { echo "unknown target '$1'; the targets are: ${targets[*]}" >&2; exit 2; }
+    build "$1"
+    run "$1" "${2:-60}" ;;
+esac
