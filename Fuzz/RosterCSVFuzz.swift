@@ -3,7 +3,7 @@
 
 import KioskCore
 
-@testable import KioskStore
+@testable import KioskCSV
 
 /// The records as CSV with every field quoted, which the reader must read back unchanged. Quotes are doubled
 /// byte by byte: as a `Character`, a quote followed by a combining mark is not `"`.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds libFuzzer targets (swiftc -sanitize=fuzzer,address, outside SwiftPM) and runs them.
+# Builds libFuzzer targets and runs them: SwiftPM compiles the product's modules with the fuzzer and address
+# sanitizers (and -enable-testing) in a scratch folder of its own; swiftc links each harness against them.
 #
 #   Fuzz/run.sh TARGET [SECONDS]   fuzz one target for SECONDS (default 60)
 #   Fuzz/run.sh all [SECONDS]      fuzz every target in turn, SECONDS each (default 15)
@@ -12,7 +13,7 @@
 # Each target starts from its committed seeds in Fuzz/corpus/TARGET (never written to) and keeps what it
 # learns in .build/fuzz/TARGET/corpus; crashes, hangs (> 10 s an input) and out-of-memory inputs go to
 # .build/fuzz/TARGET/crashes/. A crash makes the script exit non-zero and print the reproducer's path.
-# Modules are compiled once into .build/fuzz/lib and rebuilt only when their sources or flags change.
+# SwiftPM rebuilds the modules (in .build/fuzz-spm) only when their sources change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,41 +60,47 @@ cached() {
     echo "  compiled $(basename "$stamp") in $((SECONDS - started)) s"
 }
 
-# A module as a static library with -enable-testing, so the harnesses can `@testable import` it.
+# The product's module TARGET (and what it depends on), compiled by SwiftPM with the sanitizers and
+# -enable-testing (so the harnesses can `@testable import` it) into $modules.
+spm=.build/fuzz-spm
+modules=$spm/release
 module() {
-    local name=$1; shift
-    local deps=()
-    if [[ $name != KioskCore ]]; then deps=("$lib/KioskCore.swiftmodule"); fi
-    mkdir -p "$lib"
-    cached "$name" "${deps[@]}" -- "${swiftc_flags[@]}" -wmo -enable-testing -module-name "$name" -emit-library -static \
-        -emit-module -emit-module-path "$lib/$name.swiftmodule" -I "$lib" "$@" -o "$lib/lib$name.a"
+    mkdir -p "$out"
+    swift build --scratch-path "$spm" -c release --sanitize=fuzzer --sanitize=address -Xswiftc -enable-testing \
+        --target "$1" > "$out/build-$1.log" 2>&1 || { tail -n 30 "$out/build-$1.log" >&2; exit 1; }
 }
 
-c_modules=(-I Sources/CPNG -I Sources/CTurboJPEG -I Sources/CSQLite)
-for flag in $(pkg-config --cflags-only-I libpng libturbojpeg sqlite3 2>/dev/null); do c_modules+=(-Xcc "$flag"); done
+# The object files of modules built by `module`.
+objects() { for m in "$@"; do ls "$modules/$m.build/"*.o; done; }
+
+c_modules=(-I "$modules/Modules" -I Sources/CPNG -I Sources/CTurboJPEG -I "$spm/checkouts/swift-system/Sources/CSystem/include")
+for flag in $(pkg-config --cflags-only-I libpng libturbojpeg 2>/dev/null); do c_modules+=(-Xcc "$flag"); done
 
 build() {
     local target=$1 harness libs=() links=()
-    module KioskCore Sources/KioskCore/*.swift
     case $target in
-    pass-parser) harness=(Fuzz/PassParserFuzz.swift) ;;
-    config) harness=(Fuzz/ConfigParserFuzz.swift) ;;
+    pass-parser | config)
+        module KioskCore
+        harness=("Fuzz/$([[ $target == config ]] && echo ConfigParser || echo PassParser)Fuzz.swift")
+        libs=($(objects KioskCore)) ;;
     roster-csv)
-        module KioskStore "${c_modules[@]}" Sources/KioskStore/*.swift
-        harness=(Fuzz/RosterCSVFuzz.swift); libs=("$lib/libKioskStore.a"); links=(-lsqlite3) ;;
+        module KioskCSV
+        harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV KioskCore)) ;;
     png | jpeg | pgm)
-        module KioskImageIO "${c_modules[@]}" Sources/KioskImageIO/*.swift
+        module KioskImageIO
         local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")
         harness=(Fuzz/ImageDecodeFuzz.swift "Fuzz/${upper}DecodeFuzz.swift")
+        mkdir -p "$lib"
         if [[ ! -f $lib/FuzzOutcome.o || Fuzz/FuzzOutcome.c -nt $lib/FuzzOutcome.o ]]; then
             "$(dirname "$(command -v swiftc)")/clang" -O1 -c Fuzz/FuzzOutcome.c -o "$lib/FuzzOutcome.o"
         fi
-        libs=("$lib/libKioskImageIO.a" "$lib/FuzzOutcome.o"); links=(-lpng16 -lturbojpeg) ;;
+        libs=($(objects KioskImageIO KioskSystem SystemPackage CSystem KioskCore) "$lib/FuzzOutcome.o")
+        links=(-lpng16 -lturbojpeg) ;;
     *) echo "unknown target '$target'; the targets are: ${targets[*]}" >&2; exit 2 ;;
     esac
     mkdir -p "$out/bin"
-    cached "$target-fuzz" -- "${swiftc_flags[@]}" -I "$lib" "${c_modules[@]}" "${harness[@]}" "${libs[@]}" \
-        "$lib/libKioskCore.a" "${links[@]}" -o "$out/bin/$target-fuzz"
+    cached "$target-fuzz" -- "${swiftc_flags[@]}" "${c_modules[@]}" "${harness[@]}" "${libs[@]}" \
+        "${links[@]}" -o "$out/bin/$target-fuzz"
 }
 
 # Fuzzes one target; returns non-zero (and names the reproducer) when libFuzzer found a crash.

@@ -1,4 +1,5 @@
 internal import GRDB
+import KioskCSV
 import KioskCore
 import struct Foundation.Date
 

@@ -1,4 +1,5 @@
 internal import GRDB
+import KioskCSV
 
 extension StoreError.Kind {
     /// The kind of a (primary or extended) SQLite result code.

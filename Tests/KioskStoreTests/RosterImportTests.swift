@@ -1,5 +1,6 @@
 import KioskCore
 import Testing
+@testable import KioskCSV
 @testable import KioskStore
 
 @Suite("Importing a roster CSV")

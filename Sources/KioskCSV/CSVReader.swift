@@ -2,17 +2,18 @@
 /// quoted fields (`"a, ""b"""`) may hold commas, doubled quotes and line breaks. A leading UTF-8 byte order
 /// mark and blank lines are skipped. Each record carries the line number it starts on. The bytes must be UTF-8
 /// text without NUL bytes (`checkText`): anything else is refused with its line, never stored altered.
-struct CSVReader {
-    struct Record {
-        var line: Int
-        var fields: [String]
+public struct CSVReader {
+    public struct Record: Equatable, Sendable {
+        /// The line the record starts on.
+        public var line: Int
+        public var fields: [String]
     }
 
-    static func records(in text: String) throws(RosterImportError) -> [Record] {
+    public static func records(in text: String) throws(RosterImportError) -> [Record] {
         try records(in: Array(text.utf8))
     }
 
-    static func records(in bytes: [UInt8]) throws(RosterImportError) -> [Record] {
+    public static func records(in bytes: [UInt8]) throws(RosterImportError) -> [Record] {
         try checkText(bytes)
         var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }

@@ -25,16 +25,16 @@ public struct RosterImportError: Error, Equatable, Sendable, CustomStringConvert
 /// | party_size | no       | 1        | a whole number from 1 to 999            |
 /// | status     | no       | active   | active or cancelled                     |
 /// | notes      | no       | ""       |                                         |
-enum RosterCSV {
-    static let columns = ["guest_id", "name", "email", "party_size", "status", "notes"]
-    static let requiredColumns = ["guest_id", "name"]
+public enum RosterCSV {
+    public static let columns = ["guest_id", "name", "email", "party_size", "status", "notes"]
+    public static let requiredColumns = ["guest_id", "name"]
 
-    static func guests(from text: String, tenant: TenantID, event: EventID) throws(RosterImportError) -> [RosterGuest] {
+    public static func guests(from text: String, tenant: TenantID, event: EventID) throws(RosterImportError) -> [RosterGuest] {
         try guests(from: Array(text.utf8), tenant: tenant, event: event)
     }
 
     /// The guests of a roster file's bytes: they must be UTF-8 text (see `CSVReader.checkText`).
-    static func guests(from bytes: [UInt8], tenant: TenantID,
+    public static func guests(from bytes: [UInt8], tenant: TenantID,
                        event: EventID) throws(RosterImportError) -> [RosterGuest] {
         let records = try CSVReader.records(in: bytes)
         guard let header = records.first else { throw RosterImportError(line: 1, problem: "the file is empty") }
