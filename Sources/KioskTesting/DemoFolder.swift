@@ -46,6 +46,7 @@ public struct DemoFolder {
         if entries.isEmpty { return }
         let marked = entries.contains(markerName)
             || ((try? String(contentsOfFile: path + "/kiosk.conf", encoding: .utf8))?.hasPrefix(legacyHeader) ?? false)
+            || isLegacyPartialDemo(path, entries: entries)
         guard marked else {
             throw DemoFolderError(message: """
                 \(path) exists and was not made by 'kioskctl demo' (no \(markerName) file in it): choose another \
@@ -59,6 +60,15 @@ public struct DemoFolder {
                 make: move those away first, or choose another --dir
                 """)
         }
+    }
+
+    /// What a demo made before the marker left when its generator failed: only `images/`, holding the
+    /// `unreadable-*.png` it wrote as it gave up.
+    static func isLegacyPartialDemo(_ path: String, entries: [String]) -> Bool {
+        guard entries == ["images"], let images = try? FileManager.default.contentsOfDirectory(atPath: path + "/images") else {
+            return false
+        }
+        return images.contains { $0.hasPrefix("unreadable-") }
     }
 
     /// Builds a new demo with `make` in a temporary folder beside `path`, then puts it in place of the old

@@ -73,5 +73,10 @@ import Testing
         try "# Demo kiosk made by 'kioskctl demo' (seed 5).\ndoor = Demo door\n".write(toFile: dir + "/kiosk.conf", atomically: true, encoding: .utf8)
         try Data().write(to: URL(fileURLWithPath: dir + "/kiosk.db"))
         try DemoFolder.checkReplaceable(dir)
+        // The partial folder such a demo left when it failed (issue 6, defect 1) is recognised too.
+        let partial = TestSetGeneratorSeedTests.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: partial + "/images/keys", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: partial + "/images/unreadable-023-tiltedPerspective-480p.png"))
+        try DemoFolder.checkReplaceable(partial)
     }
 }
