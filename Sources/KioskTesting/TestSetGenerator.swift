@@ -25,6 +25,9 @@ public struct TestSetGenerator {
     /// to 0 at draw 51). Tests of the giving up set fewer.
     public var maximumDraws = 60
 
+    /// Guests the whole set takes from the roster: ten for the verdict cases, one per door condition.
+    public static let guestsNeeded = 29
+
     public init(fixture: FixtureEvent, seed: UInt64) {
         self.fixture = fixture
         self.seed = seed
@@ -38,6 +41,9 @@ public struct TestSetGenerator {
     public mutating func write(to directory: String) throws -> TestManifest {
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/keys", withIntermediateDirectories: true)
+        guard fixture.guests.count >= Self.guestsNeeded else {
+            throw GeneratorError(message: "the test set needs \(Self.guestsNeeded) guests on the roster, the fixture has \(fixture.guests.count)")
+        }
         var rng = SplitMix64(seed: seed &+ 0x5EED)
         let decoder = KioskDecoder()
         var entries: [TestManifest.Entry] = []
