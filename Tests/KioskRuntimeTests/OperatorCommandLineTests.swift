@@ -99,4 +99,22 @@ import Testing
         #expect(few.0 == 64 && few.2.contains("--guests must be from 40"), "\(few.2)")
         #expect(!FileManager.default.fileExists(atPath: door + "/new"))
     }
+
+    /// The README's first command end to end: a demo made, made again in place, and replayed. A debug build
+    /// renders the door scenes slowly (minutes), so this runs when asked: `KIOSK_SLOW_TESTS=1 swift test ...`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["KIOSK_SLOW_TESTS"] != nil, "set KIOSK_SLOW_TESTS=1 to run it"))
+    func demoIsMadeReplacedAndReplayed() throws {
+        let parent = Fixtures.temporaryFolder()
+        for seed in ["11", "12"] {
+            let (code, out, err) = try Fixtures.run("kioskctl", ["demo", "--dir", ".demo", "--seed", seed], currentDirectory: parent)
+            #expect(code == 0, "\(err)")
+            #expect(out.contains("300 guests in .demo/kiosk.db"), "\(out)")
+        }
+        #expect(FileManager.default.fileExists(atPath: parent + "/.demo/.kioskctl-demo"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent).sorted() == [".demo"])
+        let (code, out, err) = try Fixtures.run("kiosk", ["--config", ".demo/kiosk.conf", "--replay", ".demo/images"],
+                                                currentDirectory: parent)
+        #expect(code == 0, "\(err)")
+        #expect(out.contains("\"admitted\""))
+    }
 }
