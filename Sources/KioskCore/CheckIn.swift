@@ -27,7 +27,7 @@ public struct CheckIn: Hashable, Sendable {
 
     /// Idempotency key for the server: the same check-in replayed twice is stored once.
     public var idempotencyKey: String {
-        "\(door)|\(event)|\(guest.text)|\(at.kioskMilliseconds)"
+        "\(door)|\(event)|\(guest.text)|\(Int64((at.timeIntervalSince1970 * 1000).rounded()))"
     }
 }
 
