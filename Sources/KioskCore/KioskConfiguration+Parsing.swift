@@ -10,25 +10,33 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         self.message = message
     }
 
-    public var description: String { "\(file):\(line): \(message)" }
+    /// `file:line: message`, or `file: message` for the file as a whole (line 0).
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 extension KioskConfiguration {
     /// Parses `key = value` lines; `#` starts a comment; keys may repeat only where documented
     /// (`trusted_key`). Unknown keys are errors, so a typo never silently keeps a default.
+    /// Lines end in LF, CRLF or a lone CR (see `lines(of:file:)`).
     public static func parse(_ text: String, file: String, baseDirectory: String = ".") throws(ConfigurationError) -> KioskConfiguration {
+        try parse(bytes: Array(text.utf8), file: file, baseDirectory: baseDirectory)
+    }
+
+    /// Parses the file's bytes as read from disk: a line that is not UTF-8 or holds a NUL byte is refused
+    /// with its number, before any key is looked at.
+    public static func parse(bytes: [UInt8], file: String, baseDirectory: String = ".") throws(ConfigurationError) -> KioskConfiguration {
         var c = KioskConfiguration()
         c.baseDirectory = baseDirectory
         c.file = file
         var seen: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in try lines(of: bytes, file: file).enumerated() {
             let lineNumber = index + 1
             func fail(_ message: String) -> ConfigurationError {
                 ConfigurationError(file: file, line: lineNumber, message: message)
             }
             var line = Substring(rawLine)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-            let trimmed = line.trimmingCharacters(in: " \t\r")
+            let trimmed = line.trimmingCharacters(in: " \t")
             if trimmed.isEmpty { continue }
             guard let eq = trimmed.firstIndex(of: "=") else {
                 throw fail("expected 'key = value', found '\(trimmed)'")
@@ -42,7 +50,10 @@ extension KioskConfiguration {
             seen[key] = lineNumber
             func number(_ range: ClosedRange<Double>, unit: String = "") throws(ConfigurationError) -> Double {
                 let digits = unit.isEmpty ? value : (value.hasSuffix(unit) ? String(value.dropLast(unit.count)) : value)
-                guard let v = Double(digits.trimmingCharacters(in: " ")), range.contains(v) else {
+                let trimmedDigits = digits.trimmingCharacters(in: " ")
+                // Decimal only: Double(_:) would also take "nan", "inf" and hexadecimal such as "0x1p4".
+                guard trimmedDigits.allSatisfy({ "0123456789.+-eE".contains($0) }), let v = Double(trimmedDigits),
+                      v.isFinite, range.contains(v) else {
                     throw fail("'\(key)' must be a number from \(range.lowerBound) to \(range.upperBound)\(unit), found '\(value)'")
                 }
                 return v
@@ -58,9 +69,9 @@ extension KioskConfiguration {
                 guard !value.isEmpty, value.count <= 64 else { throw fail("'door' must be a name of 1 to 64 characters") }
                 c.door = value
             case "tenant":
-                c.tenant = TenantID(UInt32(try integer(1...Int(UInt32.max))))
+                c.tenant = TenantID(UInt32(try integer(Limits.identifier)))
             case "event":
-                c.event = EventID(UInt32(try integer(1...Int(UInt32.max))))
+                c.event = EventID(UInt32(try integer(Limits.identifier)))
             case "trusted_key":
                 let parts = value.split(separator: " ", maxSplits: 1).map { String($0).trimmingCharacters(in: " \t") }
                 guard parts.count == 2, let id = KeyID(parts[0]) else {
@@ -91,18 +102,19 @@ extension KioskConfiguration {
                 c.display = d
             case "framebuffer_device": c.framebufferDevice = value
             case "repeat_window": c.repeatWindow = try number(0...3600, unit: "s")
-            case "replay_fps": c.replayFPS = try number(0.1...1000)
-            case "idle_fps": c.idleFPS = try number(1...120)
-            case "active_fps": c.activeFPS = try number(1...120)
+            case "replay_fps": c.replayFPS = try number(Limits.replayFPS)
+            case "idle_fps": c.idleFPS = try number(Limits.captureFPS)
+            case "active_fps": c.activeFPS = try number(Limits.captureFPS)
             case "motion_threshold": c.motionThreshold = try number(0...255)
             case "quiet_time": c.quietTime = try number(0...3600, unit: "s")
             case "capture_size":
-                let wh = value.lowercased().split(separator: "x").compactMap { Int($0) }
-                guard wh.count == 2, (160...3840).contains(wh[0]), (120...2160).contains(wh[1]) else {
-                    throw fail("'capture_size' must be WIDTHxHEIGHT such as 640x480, found '\(value)'")
+                let wh = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+                guard wh.count == 2, let w = Int(wh[0].trimmingCharacters(in: " ")), let h = Int(wh[1].trimmingCharacters(in: " ")),
+                      (160...3840).contains(w), (120...2160).contains(h) else {
+                    throw fail("'capture_size' must be WIDTHxHEIGHT such as 640x480, width 160 to 3840, height 120 to 2160, found '\(value)'")
                 }
-                c.captureWidth = wh[0]
-                c.captureHeight = wh[1]
+                c.captureWidth = w
+                c.captureHeight = h
             case "decoder_passes":
                 var passes: [DecoderSettings.Pass] = []
                 for name in value.split(separator: ",").map({ String($0).trimmingCharacters(in: " ") }) {

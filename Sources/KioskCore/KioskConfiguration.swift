@@ -48,19 +48,33 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// Font files of the framebuffer display.
     public var fontRegular = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     public var fontBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-    /// The folder relative paths are resolved against: the configuration file's folder.
+    /// The folder relative paths are resolved against: the configuration file's folder, made absolute by
+    /// `ConfigurationFile.load` (so a relative `--config` works from any working directory).
     public var baseDirectory = "."
     /// The file this configuration was read from, for messages that point at a line of it.
     public var file = "kiosk.conf"
 
     public init() {}
 
+    /// The ranges `kiosk.conf` accepts, shared with the command-line options that set the same things.
+    public enum Limits {
+        /// `replay_fps` and `kiosk --fps`: frames per second of the replay's virtual clock.
+        public static let replayFPS: ClosedRange<Double> = 0.1...1000
+        /// `idle_fps`, `active_fps`.
+        public static let captureFPS: ClosedRange<Double> = 1...120
+        /// `tenant`, `event`: 0 is never an id, and a pass carries 32 bits.
+        public static let identifier: ClosedRange<Int> = 1...Int(UInt32.max)
+        /// A `trusted_key` id: a pass carries 16 bits.
+        public static let keyID: ClosedRange<Int> = Int(KeyID.min)...Int(KeyID.max)
+    }
+
     /// The replay rate: `replay_fps` if set, else the idle rate.
     public var effectiveReplayFPS: Double { replayFPS ?? idleFPS }
 
     /// A path from the file, resolved against the file's folder.
     public func resolve(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (baseDirectory == "." ? path : baseDirectory + "/" + path)
+        if path.hasPrefix("/") || baseDirectory == "." { return path }
+        return baseDirectory.hasSuffix("/") ? baseDirectory + path : baseDirectory + "/" + path
     }
 }
 

@@ -19,12 +19,21 @@ public struct TestManifest: Codable, Sendable {
         public var note: String
     }
 
+    /// A door condition the generator left out because no scene of it read for this seed's key and guest.
+    public struct Omission: Codable, Sendable, Equatable {
+        public var file: String
+        public var condition: String
+        public var reason: String
+    }
+
     public var tenant: UInt32
     public var event: UInt32
     public var seed: UInt64
     /// Seconds between images on the replay's virtual clock: each image is a separate guest.
     public var replayFPS: Double
     public var entries: [Entry]
+    /// Door conditions left out (absent when none was: the golden set has none).
+    public var omitted: [Omission]?
 
     public static func load(_ path: String) throws -> TestManifest {
         try JSONDecoder().decode(TestManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))

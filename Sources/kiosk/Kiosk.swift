@@ -23,11 +23,20 @@ struct Kiosk: AsyncParsableCommand {
     @Option(help: "Replay the images of this folder as frames (in name order), print verdicts as JSON lines, exit.")
     var replay: String?
 
-    @Option(help: "Frames per second of the replay's virtual clock (default: replay_fps, else idle_fps).")
+    @Option(help: "Frames per second of the replay's virtual clock, \(KioskConfiguration.Limits.replayFPS.lowerBound) to \(KioskConfiguration.Limits.replayFPS.upperBound) (default: replay_fps, else idle_fps).")
     var fps: Double?
 
     @Option(help: "Use this database file instead of the configuration's.")
     var database: String?
+
+    func validate() throws {
+        let range = KioskConfiguration.Limits.replayFPS
+        if let fps, !(fps.isFinite && range.contains(fps)) {
+            throw ValidationError("--fps must be a number from \(range.lowerBound) to \(range.upperBound) (frames per second of the replay's virtual clock), found \(fps)")
+        }
+        if replay == nil, fps != nil { throw ValidationError("--fps applies to a replay only: add --replay DIR, or drop --fps") }
+        if let database, database.isEmpty { throw ValidationError("--database needs a file path") }
+    }
 
     func run() async throws {
         var settings: KioskConfiguration
@@ -49,7 +58,6 @@ struct Kiosk: AsyncParsableCommand {
                 let door = try Door(configuration: settings, display: TextStatusDisplay(colours: isatty(STDERR_FILENO) == 1),
                                     camera: .replay)
                 let fps = self.fps ?? settings.effectiveReplayFPS
-                guard fps > 0 else { throw ValidationError("--fps must be above 0") }
                 try await ReplayRunner(door: door, logger: logger).run(directory: replay, fps: fps) { line in
                     FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 }

@@ -7,19 +7,58 @@ struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make a demo event on the spot: fresh keys, a roster of a few hundred guests in SQLite, "
             + "passes rendered as door images, and a kiosk.conf that replays them.",
-        discussion: "Then run: kiosk --config DIR/kiosk.conf --replay DIR/images")
+        discussion: """
+            Then run: kiosk --config DIR/kiosk.conf --replay DIR/images
 
-    @Option(help: "The demo folder (replaced).")
+            DIR must not exist, be empty, or be a demo folder an earlier 'kioskctl demo' made (it holds the \
+            file \(DemoFolder.markerName)); such a folder is replaced. Any other folder is refused, never \
+            deleted. The new demo is built in a temporary folder beside DIR and moved into place only when \
+            it is complete, so a failure leaves DIR as it was.
+            """)
+
+    @Option(help: "The demo folder (replaced if an earlier demo made it; see below).")
     var dir = ".demo"
 
-    @Option(help: "Guests on the roster.")
+    @Option(help: "Guests on the roster (\(Demo.guestRange.lowerBound) to \(Demo.guestRange.upperBound)).")
     var guests = 300
 
+    @Option(help: "Seed of the door scenes (default: a new random one; the keys are always fresh).")
+    var seed: UInt64?
+
+    /// The test set takes 29 guests; more than this makes the roster import slow for no benefit.
+    static let guestRange = 40...100_000
+
+    func validate() throws {
+        guard Self.guestRange.contains(guests) else {
+            throw ValidationError("--guests must be from \(Self.guestRange.lowerBound) to \(Self.guestRange.upperBound), found \(guests)")
+        }
+        guard !dir.isEmpty else { throw ValidationError("--dir needs a folder path") }
+        do {
+            try DemoFolder.checkReplaceable(dir)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() throws {
+        let folder = DemoFolder(dir)
+        let seed = self.seed ?? UInt64.random(in: 1...UInt64.max)
+        let (summary, omitted): ((event: UInt32, guests: Int, images: Int), [TestManifest.Omission])
+        do {
+            (summary, omitted) = try folder.build { staging in try Self.make(in: staging, seed: seed, guests: guests) }
+        } catch let error as DemoFolderError {
+            throw ValidationError(error.description)
+        }
+        for o in omitted {
+            FileHandle.standardError.write(Data("kioskctl demo: left out \(o.file): \(o.reason) (see omitted in \(dir)/manifest.json)\n".utf8))
+        }
+        print("demo event \(summary.event) in \(dir): \(summary.guests) guests in \(dir)/kiosk.db, \(summary.images) door images in \(dir)/images")
+    }
+
+    /// Writes a complete demo into `dir` (an empty folder).
+    static func make(in dir: String, seed: UInt64, guests: Int) throws -> ((event: UInt32, guests: Int, images: Int), [TestManifest.Omission]) {
         let fm = FileManager.default
-        try? fm.removeItem(atPath: dir)
         try fm.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
-        let seed = UInt64.random(in: 1...UInt64.max)
         let fixture = try FixtureEvent(seed: seed, guestCount: guests, randomKeys: true)
         var generator = TestSetGenerator(fixture: fixture, seed: seed)
         let manifest = try generator.write(to: dir + "/images")
@@ -42,9 +81,12 @@ struct Demo: ParsableCommand {
 
             """
         try conf.write(toFile: dir + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let store = try SQLiteDoorStore(path: dir + "/kiosk.db", mode: .createIfMissing)
-        let roster = try Data(contentsOf: URL(fileURLWithPath: dir + "/roster.csv"))
-        let n = try store.importRoster(csvBytes: [UInt8](roster), tenant: fixture.tenant, event: fixture.event)
-        print("demo event \(fixture.event) in \(dir): \(n) guests in \(dir)/kiosk.db, \(manifest.entries.count) door images in \(dir)/images")
+        let n: Int
+        do {
+            let store = try SQLiteDoorStore(path: dir + "/kiosk.db", mode: .createIfMissing)
+            let roster = try Data(contentsOf: URL(fileURLWithPath: dir + "/roster.csv"))
+            n = try store.importRoster(csvBytes: [UInt8](roster), tenant: fixture.tenant, event: fixture.event)
+        }
+        return ((fixture.event.rawValue, n, manifest.entries.count), manifest.omitted ?? [])
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KioskCore
 import KioskCrypto
 
 struct Keygen: ParsableCommand {
@@ -10,10 +11,17 @@ struct Keygen: ParsableCommand {
     var out: String
 
     @Option(help: "The key id passes signed with this key carry (0-65535).")
-    var keyId: UInt16 = 1
+    var keyId = 1
 
     @Flag(help: "Overwrite existing files.")
     var force = false
+
+    func validate() throws {
+        guard KioskConfiguration.Limits.keyID.contains(keyId) else {
+            throw ValidationError("--key-id must be from 0 to 65535 (a pass carries 16 bits), found \(keyId)")
+        }
+        guard !out.isEmpty else { throw ValidationError("--out needs a path prefix, such as keys/issuer-1") }
+    }
 
     func run() throws {
         let privatePath = out + ".key.pem"

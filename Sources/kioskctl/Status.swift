@@ -10,8 +10,12 @@ struct Status: ParsableCommand {
     @Option(help: "The kiosk's configuration file.")
     var config = "kiosk.conf"
 
-    @Option(help: "How many audit log entries to show.")
+    @Option(help: "How many audit log entries to show (0-10000).")
     var last = 20
+
+    func validate() throws {
+        guard (0...10_000).contains(last) else { throw ValidationError("--last must be from 0 to 10000 entries, found \(last)") }
+    }
 
     func run() throws {
         let settings = try ConfigurationFile.load(config)
