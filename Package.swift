@@ -52,10 +52,13 @@ let package = Package(
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
         // RFC 4180 CSV with encoding checks, and the roster's columns: the kiosk's roster import (and the fuzzer).
         .target(name: "KioskCSV", dependencies: ["KioskCore"]),
-        .target(name: "KioskStore", dependencies: ["KioskCore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "KioskStore", dependencies: ["KioskCore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CV4L2"]),
-        .target(name: "KioskFramebuffer", dependencies: ["KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
+        .target(
+            name: "KioskFramebuffer",
+            dependencies: ["KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
 
         // Composition: builds a door from a configuration; shared by the executables and the tests.
         .target(
@@ -105,14 +108,17 @@ let package = Package(
         .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
         .testTarget(name: "KioskSceneTests", dependencies: ["KioskTesting"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskCore"]),
-        .testTarget(name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
-                    exclude: ["ReferenceScreens"]),
+        .testTarget(
+            name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
+            exclude: ["ReferenceScreens"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO", "KioskSystem"]),
         .testTarget(name: "KioskDisplayTests", dependencies: ["KioskDisplay"]),
-        .testTarget(name: "KioskStoreTests",
-                    dependencies: ["KioskStore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "KioskRuntimeTests",
-                    dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "KioskStoreTests",
+            dependencies: ["KioskStore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "KioskRuntimeTests",
+            dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the tests need, runs every test, then a short fuzz run of every fuzz target (Fuzz/run.sh ci:
-# FUZZ_SECONDS in all, building included, by default 110 so the step stays under 2 minutes).
+# Installs what the tests need, checks the formatting (swift format lint, .swift-format), runs every test, then a
+# short fuzz run of every fuzz target (Fuzz/run.sh ci: FUZZ_SECONDS in all, building included, by default 110 so
+# the step stays under 2 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
+swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 swift build --build-tests
 swift test --skip-build 2>&1 | tee .build/test-output.txt
 Fuzz/run.sh ci "${FUZZ_SECONDS:-110}" 2>&1 | tail -n 12

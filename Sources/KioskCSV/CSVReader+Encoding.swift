@@ -4,21 +4,27 @@ extension CSVReader {
     /// as Latin-1 or Windows-1252 would be stored with replacement characters), or UTF-16 text.
     static func checkText(_ bytes: some Collection<UInt8>) throws(RosterImportError) {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            throw RosterImportError(line: 1, problem: "the file is UTF-16 text: save it as UTF-8 (in a spreadsheet: "
-                + "CSV UTF-8) and import it again")
+            throw RosterImportError(
+                line: 1,
+                problem: "the file is UTF-16 text: save it as UTF-8 (in a spreadsheet: "
+                    + "CSV UTF-8) and import it again")
         }
         var line = 1
         var lineBytes: [UInt8] = []
         func checkLine() throws(RosterImportError) {
             if let column = lineBytes.firstIndex(of: 0) {
-                throw RosterImportError(line: line, problem: "a NUL byte (0x00) at byte \(column + 1) of the line: "
-                    + "this is not plain text; export the roster again as CSV (UTF-8)")
+                throw RosterImportError(
+                    line: line,
+                    problem: "a NUL byte (0x00) at byte \(column + 1) of the line: "
+                        + "this is not plain text; export the roster again as CSV (UTF-8)")
             }
             guard let bad = firstInvalidUTF8(lineBytes) else { return }
             let byte = String(lineBytes[bad], radix: 16, uppercase: true)
-            throw RosterImportError(line: line, problem: "byte 0x\(byte) at byte \(bad + 1) of the line is not "
-                + "UTF-8 (the file may be Latin-1 or Windows-1252): save the file as UTF-8 (in a spreadsheet: CSV "
-                + "UTF-8) and import it again")
+            throw RosterImportError(
+                line: line,
+                problem: "byte 0x\(byte) at byte \(bad + 1) of the line is not "
+                    + "UTF-8 (the file may be Latin-1 or Windows-1252): save the file as UTF-8 (in a spreadsheet: CSV "
+                    + "UTF-8) and import it again")
         }
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {

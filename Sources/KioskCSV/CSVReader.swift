@@ -21,7 +21,8 @@ public struct CSVReader {
         var records: [Record] = []
         var fields: [String] = []
         var field: [UInt8] = []
-        var line = 1, recordLine = 1
+        var line = 1
+        var recordLine = 1
         var i = 0
         var quoted = false  // the current field started with a quote
 
@@ -41,8 +42,10 @@ public struct CSVReader {
             switch byte {
             case UInt8(ascii: "\""):
                 guard field.isEmpty else {
-                    throw RosterImportError(line: line, problem: "a quote (\") inside a field that does not start "
-                        + "with one: put the whole field in quotes and double the quote")
+                    throw RosterImportError(
+                        line: line,
+                        problem: "a quote (\") inside a field that does not start "
+                            + "with one: put the whole field in quotes and double the quote")
                 }
                 quoted = true
                 i += 1

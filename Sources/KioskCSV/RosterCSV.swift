@@ -29,13 +29,17 @@ public enum RosterCSV {
     public static let columns = ["guest_id", "name", "email", "party_size", "status", "notes"]
     public static let requiredColumns = ["guest_id", "name"]
 
-    public static func guests(from text: String, tenant: TenantID, event: EventID) throws(RosterImportError) -> [RosterGuest] {
+    public static func guests(from text: String, tenant: TenantID, event: EventID) throws(RosterImportError)
+        -> [RosterGuest]
+    {
         try guests(from: Array(text.utf8), tenant: tenant, event: event)
     }
 
     /// The guests of a roster file's bytes: they must be UTF-8 text (see `CSVReader.checkText`).
-    public static func guests(from bytes: [UInt8], tenant: TenantID,
-                       event: EventID) throws(RosterImportError) -> [RosterGuest] {
+    public static func guests(
+        from bytes: [UInt8], tenant: TenantID,
+        event: EventID
+    ) throws(RosterImportError) -> [RosterGuest] {
         let records = try CSVReader.records(in: bytes)
         guard let header = records.first else { throw RosterImportError(line: 1, problem: "the file is empty") }
         let index = try columnIndex(header)
@@ -44,14 +48,18 @@ public enum RosterCSV {
         var firstLine: [GuestID: Int] = [:]
         for record in records.dropFirst() {
             guard record.fields.count == header.fields.count else {
-                throw RosterImportError(line: record.line, problem: "\(record.fields.count) fields, but the header "
-                    + "has \(header.fields.count) (a comma in a value needs quotes)")
+                throw RosterImportError(
+                    line: record.line,
+                    problem: "\(record.fields.count) fields, but the header "
+                        + "has \(header.fields.count) (a comma in a value needs quotes)")
             }
             func field(_ column: String) -> String? { index[column].map { record.fields[$0] } }
             let guest = try guest(line: record.line, field: field, tenant: tenant, event: event)
             if let earlier = firstLine.updateValue(record.line, forKey: guest.guest) {
-                throw RosterImportError(line: record.line, problem: "guest_id \(guest.guest) already appears on "
-                    + "line \(earlier)")
+                throw RosterImportError(
+                    line: record.line,
+                    problem: "guest_id \(guest.guest) already appears on "
+                        + "line \(earlier)")
             }
             guests.append(guest)
         }
@@ -63,8 +71,10 @@ public enum RosterCSV {
         for (position, raw) in header.fields.enumerated() {
             let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
             guard columns.contains(name) else {
-                throw RosterImportError(line: header.line, problem: "unknown column '\(raw)' (the columns are "
-                    + columns.joined(separator: ", ") + ")")
+                throw RosterImportError(
+                    line: header.line,
+                    problem: "unknown column '\(raw)' (the columns are "
+                        + columns.joined(separator: ", ") + ")")
             }
             guard index.updateValue(position, forKey: name) == nil else {
                 throw RosterImportError(line: header.line, problem: "column '\(name)' appears twice")
@@ -76,8 +86,10 @@ public enum RosterCSV {
         return index
     }
 
-    private static func guest(line: Int, field: (String) -> String?, tenant: TenantID,
-                              event: EventID) throws(RosterImportError) -> RosterGuest {
+    private static func guest(
+        line: Int, field: (String) -> String?, tenant: TenantID,
+        event: EventID
+    ) throws(RosterImportError) -> RosterGuest {
         let code = field("guest_id")?.trimmingCharacters(in: .whitespaces) ?? ""
         guard let id = GuestID(text: code) else {
             throw RosterImportError(line: line, problem: "guest_id '\(code)' is not a 16-character guest code")
@@ -91,7 +103,8 @@ public enum RosterCSV {
             guard let size = Int(text), sizes.contains(size) else {
                 throw RosterImportError(
                     line: line,
-                    problem: "party_size '\(text)' is not a whole number from \(sizes.lowerBound) to \(sizes.upperBound)")
+                    problem:
+                        "party_size '\(text)' is not a whole number from \(sizes.lowerBound) to \(sizes.upperBound)")
             }
             partySize = size
         }
@@ -103,7 +116,8 @@ public enum RosterCSV {
             status = parsed
         }
         let email = field("email")?.trimmingCharacters(in: .whitespaces) ?? ""
-        return RosterGuest(guest: id, tenant: tenant, event: event, name: name, email: email, partySize: partySize,
-                           status: status, notes: field("notes") ?? "")
+        return RosterGuest(
+            guest: id, tenant: tenant, event: event, name: name, email: email, partySize: partySize,
+            status: status, notes: field("notes") ?? "")
     }
 }

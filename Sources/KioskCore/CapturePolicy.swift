@@ -23,8 +23,10 @@ public struct CapturePolicy: Sendable {
         public var quietTime: Double
         public var idleDecodeInterval: Double
 
-        public init(idleFPS: Double = 15, activeFPS: Double = 30, motionThreshold: Double = 8, quietTime: Double = 2,
-                    idleDecodeInterval: Double = 2) {
+        public init(
+            idleFPS: Double = 15, activeFPS: Double = 30, motionThreshold: Double = 8, quietTime: Double = 2,
+            idleDecodeInterval: Double = 2
+        ) {
             self.idleFPS = idleFPS
             self.activeFPS = activeFPS
             self.motionThreshold = motionThreshold
@@ -33,8 +35,9 @@ public struct CapturePolicy: Sendable {
         }
 
         public init(_ c: KioskConfiguration) {
-            self.init(idleFPS: c.idleFPS, activeFPS: c.activeFPS, motionThreshold: c.motionThreshold,
-                      quietTime: c.quietTime)
+            self.init(
+                idleFPS: c.idleFPS, activeFPS: c.activeFPS, motionThreshold: c.motionThreshold,
+                quietTime: c.quietTime)
         }
     }
 
@@ -74,7 +77,8 @@ public struct CapturePolicy: Sendable {
     /// Whether to redraw the live picture: on any visible change, else once a second (a still scene costs
     /// almost nothing to show).
     public mutating func previewDue(motion: Double, at now: Date) -> Bool {
-        let due = motion >= Self.visibleChange || isActive(at: now)
+        let due =
+            motion >= Self.visibleChange || isActive(at: now)
             || lastPreview.map { now.timeIntervalSince($0) >= 1 || now < $0 } ?? true
         if due { lastPreview = now }
         return due

@@ -42,8 +42,10 @@ public struct ScanAttempt: Hashable, Sendable {
     public var verdict: String
     public var reason: String
 
-    public init(at: Date, door: String, source: ScanSource, payload: String, guest: GuestID?, verdict: String,
-                reason: String) {
+    public init(
+        at: Date, door: String, source: ScanSource, payload: String, guest: GuestID?, verdict: String,
+        reason: String
+    ) {
         self.at = at
         self.door = door
         self.source = source

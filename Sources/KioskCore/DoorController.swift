@@ -107,14 +107,19 @@ public final class DoorController {
     private func submit(at time: Date) -> ScanResult? {
         let typed = query.trimmingCharacters(in: " ")
         query = ""
-        guard !typed.isEmpty else { display.show(.ready(status)); return nil }
+        guard !typed.isEmpty else {
+            display.show(.ready(status))
+            return nil
+        }
         let store = pipeline.store
         let event = pipeline.validator.event
         do {
             let code = GuestID.normalizedCode(typed)
             if code.count >= 6, code.utf8.allSatisfy({ Base32.reverse[Int($0)] >= 0 }) {
                 let hits = try store.guests(codePrefix: code, event: event, limit: Self.maximumMatches + 1)
-                if hits.count == 1 { return finish(pipeline.checkManually(guest: hits[0].guest, at: time, typed: typed)) }
+                if hits.count == 1 {
+                    return finish(pipeline.checkManually(guest: hits[0].guest, at: time, typed: typed))
+                }
                 if hits.count > 1 { return list(hits, for: typed) }
                 if typed.contains(where: \.isNumber) {  // a code with digits cannot be a name
                     return finish(pipeline.reportUnknownCode(typed, at: time))
@@ -133,7 +138,9 @@ public final class DoorController {
     private func list(_ hits: [RosterGuest], for typed: String) -> ScanResult? {
         matches = Array(hits.prefix(Self.maximumMatches))
         let more = hits.count > Self.maximumMatches ? "More than \(Self.maximumMatches) match: type more. " : ""
-        display.show(.manualEntry(query: typed, matches: matches, message: more + "Press 1-\(matches.count) to choose, Esc to clear"))
+        display.show(
+            .manualEntry(
+                query: typed, matches: matches, message: more + "Press 1-\(matches.count) to choose, Esc to clear"))
         return nil
     }
 

@@ -51,7 +51,8 @@ public final class DoorPipeline {
         let payload = Self.auditText(code)
         switch validator.check(payload: code) {
         case .rejected(let why):
-            return finish(.notValidHere, at: time, source: .camera, payload: payload, guest: nil, reason: why.description)
+            return finish(
+                .notValidHere, at: time, source: .camera, payload: payload, guest: nil, reason: why.description)
         case .valid(let token):
             var result = decide(guest: token.guest, at: time, source: .camera, payload: payload)
             result.token = token
@@ -66,7 +67,8 @@ public final class DoorPipeline {
 
     /// Records a typed code that matched nobody.
     public func reportUnknownCode(_ typed: String, at time: Date) -> ScanResult {
-        finish(.notInRoster, at: time, source: .manual, payload: typed, guest: nil, reason: "typed code matches no guest")
+        finish(
+            .notInRoster, at: time, source: .manual, payload: typed, guest: nil, reason: "typed code matches no guest")
     }
 
     /// Confirm mode: commits the guest on screen; `arrived` defaults to the party size.
@@ -74,16 +76,19 @@ public final class DoorPipeline {
         guard let p = pending else { return nil }
         pending = nil
         let count = arrived ?? p.guest.partySize
-        return commit(p.guest, arrived: count, at: time, source: p.source, payload: p.payload,
-                      reason: "confirmed by staff, \(count) of \(p.guest.partySize) arrived")
+        return commit(
+            p.guest, arrived: count, at: time, source: p.source, payload: p.payload,
+            reason: "confirmed by staff, \(count) of \(p.guest.partySize) arrived")
     }
 
     /// Confirm mode: staff pressed Esc. Audited; nothing is checked in.
     public func cancelPending(at time: Date) {
         guard let p = pending else { return }
         pending = nil
-        try? store.audit(ScanAttempt(at: time, door: settings.door, source: p.source, payload: p.payload,
-                                     guest: p.guest.guest, verdict: "confirmation_cancelled", reason: "staff cancelled"))
+        try? store.audit(
+            ScanAttempt(
+                at: time, door: settings.door, source: p.source, payload: p.payload,
+                guest: p.guest.guest, verdict: "confirmation_cancelled", reason: "staff cancelled"))
     }
 
     private func decide(guest id: GuestID, at time: Date, source: ScanSource, payload: String) -> ScanResult {
@@ -95,52 +100,68 @@ public final class DoorPipeline {
         }
         switch lookup {
         case .notFound:
-            return finish(.notInRoster, at: time, source: source, payload: payload, guest: id, reason: "guest not in local roster")
+            return finish(
+                .notInRoster, at: time, source: source, payload: payload, guest: id, reason: "guest not in local roster"
+            )
         case .cancelled(let g):
-            return finish(.cancelled(g?.summary), at: time, source: source, payload: payload, guest: id, reason: "registration cancelled")
+            return finish(
+                .cancelled(g?.summary), at: time, source: source, payload: payload, guest: id,
+                reason: "registration cancelled")
         case .checkedIn(let g, let earlier):
-            return finish(.alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door), at: time, source: source,
-                          payload: payload, guest: id, reason: "already checked in at \(earlier.door)")
+            return finish(
+                .alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door), at: time, source: source,
+                payload: payload, guest: id, reason: "already checked in at \(earlier.door)")
         case .admissible(let g):
             switch settings.mode {
             case .auto:
                 return commit(g, arrived: g.partySize, at: time, source: source, payload: payload, reason: "valid pass")
             case .confirm:
                 pending = (g, source, payload)
-                return finish(.awaitingConfirmation(g.summary), at: time, source: source, payload: payload, guest: id,
-                              reason: "awaiting staff confirmation")
+                return finish(
+                    .awaitingConfirmation(g.summary), at: time, source: source, payload: payload, guest: id,
+                    reason: "awaiting staff confirmation")
             }
         }
     }
 
-    private func commit(_ g: RosterGuest, arrived: Int, at time: Date, source: ScanSource, payload: String,
-                        reason: String) -> ScanResult {
-        let checkIn = CheckIn(guest: g.guest, event: g.event, door: settings.door, at: time, arrived: arrived, source: source)
-        let attempt = ScanAttempt(at: time, door: settings.door, source: source, payload: payload, guest: g.guest,
-                                  verdict: "admitted", reason: reason)
+    private func commit(
+        _ g: RosterGuest, arrived: Int, at time: Date, source: ScanSource, payload: String,
+        reason: String
+    ) -> ScanResult {
+        let checkIn = CheckIn(
+            guest: g.guest, event: g.event, door: settings.door, at: time, arrived: arrived, source: source)
+        let attempt = ScanAttempt(
+            at: time, door: settings.door, source: source, payload: payload, guest: g.guest,
+            verdict: "admitted", reason: reason)
         do {
             switch try store.record(checkIn: checkIn, attempt: attempt) {
             case .recorded:
-                return ScanResult(verdict: .admitted(g.summary, arrived: arrived), at: time, source: source, auditReason: reason)
+                return ScanResult(
+                    verdict: .admitted(g.summary, arrived: arrived), at: time, source: source, auditReason: reason)
             case .alreadyRecorded(let earlier):
                 // Another writer got there first; the store has audited this attempt itself.
-                return ScanResult(verdict: .alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door), at: time,
-                                  source: source, auditReason: "already checked in at \(earlier.door)")
+                return ScanResult(
+                    verdict: .alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door), at: time,
+                    source: source, auditReason: "already checked in at \(earlier.door)")
             }
         } catch {
             return ScanResult(verdict: .recordFailed("\(error)"), at: time, source: source, auditReason: "\(error)")
         }
     }
 
-    private func finish(_ verdict: Verdict, at time: Date, source: ScanSource, payload: String, guest: GuestID?,
-                        reason: String) -> ScanResult {
-        let attempt = ScanAttempt(at: time, door: settings.door, source: source, payload: payload, guest: guest,
-                                  verdict: verdict.name, reason: reason)
+    private func finish(
+        _ verdict: Verdict, at time: Date, source: ScanSource, payload: String, guest: GuestID?,
+        reason: String
+    ) -> ScanResult {
+        let attempt = ScanAttempt(
+            at: time, door: settings.door, source: source, payload: payload, guest: guest,
+            verdict: verdict.name, reason: reason)
         do {
             try store.audit(attempt)
         } catch {
             // The verdict stands (nothing was checked in); the operator learns the log is failing.
-            return ScanResult(verdict: verdict, at: time, source: source, auditReason: "\(reason); audit not written: \(error)")
+            return ScanResult(
+                verdict: verdict, at: time, source: source, auditReason: "\(reason); audit not written: \(error)")
         }
         return ScanResult(verdict: verdict, at: time, source: source, auditReason: reason)
     }

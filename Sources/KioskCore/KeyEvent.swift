@@ -21,7 +21,10 @@ public enum KeyEvent: Equatable, Sendable {
                     return nil
                 }
                 if sawBracket {
-                    if (0x40...0x7E).contains(byte) { inEscape = false; sawBracket = false }
+                    if (0x40...0x7E).contains(byte) {
+                        inEscape = false
+                        sawBracket = false
+                    }
                     return nil
                 }
                 inEscape = false
@@ -39,7 +42,10 @@ public enum KeyEvent: Equatable, Sendable {
             case 0x80...:
                 utf8.append(byte)
                 let s = String(validating: utf8, as: UTF8.self)
-                if let s, let c = s.first { utf8.removeAll(); return .character(c) }
+                if let s, let c = s.first {
+                    utf8.removeAll()
+                    return .character(c)
+                }
                 if utf8.count >= 4 { utf8.removeAll() }
                 return nil
             default: return nil

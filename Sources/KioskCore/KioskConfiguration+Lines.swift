@@ -16,7 +16,8 @@ extension KioskConfiguration {
                 throw ConfigurationError(
                     file: file, line: lineNumber,
                     message: "holds a NUL byte (column \(nul - start + 1)), which would cut the value short: "
-                        + "the file is damaged or not plain text; retype the line in a text editor and save the file as UTF-8")
+                        + "the file is damaged or not plain text; retype the line in a text editor and save the file as UTF-8"
+                )
             }
             guard let text = String(validating: line, as: UTF8.self) else {
                 let bad = Self.firstInvalidUTF8(line) ?? start
@@ -50,9 +51,11 @@ extension KioskConfiguration {
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let b = bytes[i]
-            let length = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0
+            let length =
+                b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0
             guard length > 0, i + length <= bytes.endIndex,
-                  String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else { return i }
+                String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil
+            else { return i }
             i += length
         }
         return nil

@@ -18,13 +18,17 @@ extension KioskConfiguration {
     /// Parses `key = value` lines; `#` starts a comment; keys may repeat only where documented
     /// (`trusted_key`). Unknown keys are errors, so a typo never silently keeps a default.
     /// Lines end in LF, CRLF or a lone CR (see `lines(of:file:)`).
-    public static func parse(_ text: String, file: String, baseDirectory: String = ".") throws(ConfigurationError) -> KioskConfiguration {
+    public static func parse(_ text: String, file: String, baseDirectory: String = ".") throws(ConfigurationError)
+        -> KioskConfiguration
+    {
         try parse(bytes: Array(text.utf8), file: file, baseDirectory: baseDirectory)
     }
 
     /// Parses the file's bytes as read from disk: a line that is not UTF-8 or holds a NUL byte is refused
     /// with its number, before any key is looked at.
-    public static func parse(bytes: [UInt8], file: String, baseDirectory: String = ".") throws(ConfigurationError) -> KioskConfiguration {
+    public static func parse(bytes: [UInt8], file: String, baseDirectory: String = ".") throws(ConfigurationError)
+        -> KioskConfiguration
+    {
         var c = KioskConfiguration()
         c.baseDirectory = baseDirectory
         c.file = file
@@ -43,7 +47,9 @@ extension KioskConfiguration {
             }
             let key = String(trimmed[..<eq]).trimmingCharacters(in: " \t").lowercased()
             var value = String(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: " \t")
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.first == "\"", value.last == "\"" {
+                value = String(value.dropFirst().dropLast())
+            }
             if key != "trusted_key", let earlier = seen[key] {
                 throw fail("'\(key)' is set twice (first on line \(earlier))")
             }
@@ -53,20 +59,27 @@ extension KioskConfiguration {
                 let trimmedDigits = digits.trimmingCharacters(in: " ")
                 // Decimal only: Double(_:) would also take "nan", "inf" and hexadecimal such as "0x1p4".
                 guard trimmedDigits.allSatisfy({ "0123456789.+-eE".contains($0) }), let v = Double(trimmedDigits),
-                      v.isFinite, range.contains(v) else {
-                    throw fail("'\(key)' must be a number from \(range.lowerBound) to \(range.upperBound)\(unit), found '\(value)'")
+                    v.isFinite, range.contains(v)
+                else {
+                    throw fail(
+                        "'\(key)' must be a number from \(range.lowerBound) to \(range.upperBound)\(unit), found '\(value)'"
+                    )
                 }
                 return v
             }
             func integer(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
                 guard let v = Int(value), range.contains(v) else {
-                    throw fail("'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found '\(value)'")
+                    throw fail(
+                        "'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found '\(value)'"
+                    )
                 }
                 return v
             }
             switch key {
             case "door":
-                guard !value.isEmpty, value.count <= 64 else { throw fail("'door' must be a name of 1 to 64 characters") }
+                guard !value.isEmpty, value.count <= 64 else {
+                    throw fail("'door' must be a name of 1 to 64 characters")
+                }
                 c.door = value
             case "tenant":
                 c.tenant = TenantID(UInt32(try integer(Limits.identifier)))
@@ -75,7 +88,9 @@ extension KioskConfiguration {
             case "trusted_key":
                 let parts = value.split(separator: " ", maxSplits: 1).map { String($0).trimmingCharacters(in: " \t") }
                 guard parts.count == 2, let id = KeyID(parts[0]) else {
-                    throw fail("'trusted_key' must be '<key id 0-65535> <public key PEM file>' or '<key id> ed25519:<base64 of the raw key>' (kioskctl keygen prints the line), found '\(value)'")
+                    throw fail(
+                        "'trusted_key' must be '<key id 0-65535> <public key PEM file>' or '<key id> ed25519:<base64 of the raw key>' (kioskctl keygen prints the line), found '\(value)'"
+                    )
                 }
                 if c.trustedKeys.contains(where: { $0.id == id }) { throw fail("key id \(id) is trusted twice") }
                 c.trustedKeys.append(TrustedKey(id: id, source: parts[1], line: lineNumber))
@@ -109,9 +124,13 @@ extension KioskConfiguration {
             case "quiet_time": c.quietTime = try number(0...3600, unit: "s")
             case "capture_size":
                 let wh = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-                guard wh.count == 2, let w = Int(wh[0].trimmingCharacters(in: " ")), let h = Int(wh[1].trimmingCharacters(in: " ")),
-                      (160...3840).contains(w), (120...2160).contains(h) else {
-                    throw fail("'capture_size' must be WIDTHxHEIGHT such as 640x480, width 160 to 3840, height 120 to 2160, found '\(value)'")
+                guard wh.count == 2, let w = Int(wh[0].trimmingCharacters(in: " ")),
+                    let h = Int(wh[1].trimmingCharacters(in: " ")),
+                    (160...3840).contains(w), (120...2160).contains(h)
+                else {
+                    throw fail(
+                        "'capture_size' must be WIDTHxHEIGHT such as 640x480, width 160 to 3840, height 120 to 2160, found '\(value)'"
+                    )
                 }
                 c.captureWidth = w
                 c.captureHeight = h
@@ -141,11 +160,13 @@ extension KioskConfiguration {
             }
         }
         guard !c.trustedKeys.isEmpty else {
-            throw ConfigurationError(file: file, line: 0, message: "no 'trusted_key' set: the kiosk could not verify any pass")
+            throw ConfigurationError(
+                file: file, line: 0, message: "no 'trusted_key' set: the kiosk could not verify any pass")
         }
         guard c.activeFPS >= c.idleFPS else {
-            throw ConfigurationError(file: file, line: seen["active_fps"] ?? seen["idle_fps"] ?? 0,
-                                     message: "'active_fps' (\(c.activeFPS)) must not be lower than 'idle_fps' (\(c.idleFPS))")
+            throw ConfigurationError(
+                file: file, line: seen["active_fps"] ?? seen["idle_fps"] ?? 0,
+                message: "'active_fps' (\(c.activeFPS)) must not be lower than 'idle_fps' (\(c.idleFPS))")
         }
         return c
     }

@@ -15,7 +15,8 @@ public enum PassFormatError: Error, Equatable, Sendable, CustomStringConvertible
         case .notText: "code is not ASCII text"
         case .noToken: "no token after the last '/'"
         case .badCharacter: "token has a character outside base32"
-        case .wrongLength(let n): "token decodes to \(n) bytes, a pass has \(PassToken.byteLength) (truncated or padded)"
+        case .wrongLength(let n):
+            "token decodes to \(n) bytes, a pass has \(PassToken.byteLength) (truncated or padded)"
         case .unsupportedVersion(let v): "unsupported pass format version \(v)"
         }
     }

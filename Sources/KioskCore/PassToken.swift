@@ -27,8 +27,10 @@ public struct PassToken: Hashable, Sendable {
     public var guest: GuestID
     public var signature: [UInt8]
 
-    public init(version: UInt8 = PassToken.currentVersion, keyID: KeyID, tenant: TenantID, event: EventID,
-                guest: GuestID, signature: [UInt8] = []) {
+    public init(
+        version: UInt8 = PassToken.currentVersion, keyID: KeyID, tenant: TenantID, event: EventID,
+        guest: GuestID, signature: [UInt8] = []
+    ) {
         self.version = version
         self.keyID = keyID
         self.tenant = tenant

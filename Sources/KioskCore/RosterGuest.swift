@@ -19,8 +19,10 @@ public struct RosterGuest: Hashable, Sendable {
     public var status: Status
     public var notes: String
 
-    public init(guest: GuestID, tenant: TenantID, event: EventID, name: String, email: String = "",
-                partySize: Int = 1, status: Status = .active, notes: String = "") {
+    public init(
+        guest: GuestID, tenant: TenantID, event: EventID, name: String, email: String = "",
+        partySize: Int = 1, status: Status = .active, notes: String = ""
+    ) {
         self.guest = guest
         self.tenant = tenant
         self.event = event

@@ -8,8 +8,10 @@ public struct DoorStatus: Equatable, Sendable {
     /// Frames per second the door is processing, when a camera streams.
     public var fps: Double?
 
-    public init(door: String, mode: CheckInMode, connection: SyncConnection = .standalone, pendingCheckIns: Int = 0,
-                camera: CameraState = .replay, fps: Double? = nil) {
+    public init(
+        door: String, mode: CheckInMode, connection: SyncConnection = .standalone, pendingCheckIns: Int = 0,
+        camera: CameraState = .replay, fps: Double? = nil
+    ) {
         self.door = door
         self.mode = mode
         self.connection = connection

@@ -26,8 +26,9 @@ final class EVPKey: @unchecked Sendable {
         }
         let what = privateKey ? "private" : "public"
         guard let key else {
-            throw CryptoError(operation: "reading \(what) key \(name)",
-                              detail: "not a PEM \(what) key (\(CryptoError.fromQueue("PEM_read_bio").detail))")
+            throw CryptoError(
+                operation: "reading \(what) key \(name)",
+                detail: "not a PEM \(what) key (\(CryptoError.fromQueue("PEM_read_bio").detail))")
         }
         let evp = EVPKey(key)
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_ED25519 else {

@@ -7,7 +7,9 @@ public struct Ed25519PrivateKey: Sendable {
 
     /// A new random key. The corresponding C functions are `EVP_PKEY_keygen_init` and `EVP_PKEY_keygen`.
     public static func generate() throws(CryptoError) -> Ed25519PrivateKey {
-        guard let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else { throw CryptoError.fromQueue("EVP_PKEY_CTX_new_id") }
+        guard let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else {
+            throw CryptoError.fromQueue("EVP_PKEY_CTX_new_id")
+        }
         defer { EVP_PKEY_CTX_free(ctx) }
         try openssl("EVP_PKEY_keygen_init") { EVP_PKEY_keygen_init(ctx) }
         var key: OpaquePointer?
@@ -17,7 +19,9 @@ public struct Ed25519PrivateKey: Sendable {
 
     /// A key from its 32-byte seed (deterministic test fixtures). The C function is `EVP_PKEY_new_raw_private_key`.
     public init(seed: [UInt8]) throws(CryptoError) {
-        guard seed.count == 32 else { throw CryptoError(operation: "Ed25519 seed", detail: "must be 32 bytes, got \(seed.count)") }
+        guard seed.count == 32 else {
+            throw CryptoError(operation: "Ed25519 seed", detail: "must be 32 bytes, got \(seed.count)")
+        }
         guard let k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, seed, 32) else {
             throw CryptoError.fromQueue("EVP_PKEY_new_raw_private_key")
         }

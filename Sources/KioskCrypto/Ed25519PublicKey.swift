@@ -9,7 +9,9 @@ public struct Ed25519PublicKey: Sendable, Equatable {
 
     /// The C function is `EVP_PKEY_new_raw_public_key`.
     public init(raw: [UInt8]) throws(CryptoError) {
-        guard raw.count == 32 else { throw CryptoError(operation: "Ed25519 public key", detail: "must be 32 bytes, got \(raw.count)") }
+        guard raw.count == 32 else {
+            throw CryptoError(operation: "Ed25519 public key", detail: "must be 32 bytes, got \(raw.count)")
+        }
         guard let k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, raw, 32) else {
             throw CryptoError.fromQueue("EVP_PKEY_new_raw_public_key")
         }
@@ -32,7 +34,10 @@ public struct Ed25519PublicKey: Sendable, Equatable {
     public func isValidSignature(_ signature: [UInt8], of message: [UInt8]) -> Bool {
         guard signature.count == 64, let ctx = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(ctx) }
-        guard EVP_DigestVerifyInit(ctx, nil, nil, nil, key.pointer) == 1 else { ERR_clear_error(); return false }
+        guard EVP_DigestVerifyInit(ctx, nil, nil, nil, key.pointer) == 1 else {
+            ERR_clear_error()
+            return false
+        }
         let ok = EVP_DigestVerify(ctx, signature, signature.count, message, message.count) == 1
         if !ok { ERR_clear_error() }
         return ok

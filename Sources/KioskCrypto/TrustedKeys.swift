@@ -25,7 +25,8 @@ public struct TrustedKeys: PassSignatureVerifier {
         }
         let path = source.hasPrefix("/") ? source : base + "/" + source
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CryptoError(operation: "trusted key file \(path)", detail: "cannot be read (missing or no permission)")
+            throw CryptoError(
+                operation: "trusted key file \(path)", detail: "cannot be read (missing or no permission)")
         }
         return try Ed25519PublicKey(pem: String(decoding: data, as: UTF8.self), name: path)
     }

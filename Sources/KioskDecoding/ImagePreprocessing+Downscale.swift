@@ -62,7 +62,8 @@ extension ImagePreprocessing {
                 var sum: UInt16 = 0
                 var row = 4 * y * stride + 4 * x
                 for _ in 0..<4 {
-                    sum = sum &+ UInt16(input[row]) &+ UInt16(input[row + 1]) &+ UInt16(input[row + 2])
+                    sum =
+                        sum &+ UInt16(input[row]) &+ UInt16(input[row + 1]) &+ UInt16(input[row + 2])
                         &+ UInt16(input[row + 3])
                     row += stride
                 }

@@ -30,9 +30,12 @@ public final class TextStatusDisplay: StatusDisplay {
         var lines: [String] = []
         switch screen {
         case .ready(let status):
-            lines = [status.camera.isDisconnected
-                     ? "Camera disconnected: type a code or a name and press Enter (the camera reconnects by itself)"
-                     : "Ready: hold the QR pass to the camera, or type a code or a name and press Enter", statusLine(status)]
+            lines = [
+                status.camera.isDisconnected
+                    ? "Camera disconnected: type a code or a name and press Enter (the camera reconnects by itself)"
+                    : "Ready: hold the QR pass to the camera, or type a code or a name and press Enter",
+                statusLine(status),
+            ]
         case .verdict(let result, let status):
             let v = result.verdict
             lines.append(paint(v.colour, "\(v.colour.rawValue.uppercased()) ▌ \(v.headline)"))
@@ -48,7 +51,9 @@ public final class TextStatusDisplay: StatusDisplay {
         case .manualEntry(let query, let matches, let message):
             lines.append("Manual entry: \(query)_")
             for (i, g) in matches.enumerated() {
-                lines.append("  \(i + 1). \(g.name) <\(g.email)> \(ScreenText.party(g.partySize)) \(g.status == .cancelled ? "[cancelled]" : "") \(g.guest.displayCode)")
+                lines.append(
+                    "  \(i + 1). \(g.name) <\(g.email)> \(ScreenText.party(g.partySize)) \(g.status == .cancelled ? "[cancelled]" : "") \(g.guest.displayCode)"
+                )
             }
             if let message { lines.append("  \(message)") }
         case .confirm(let g, let arrived):
@@ -66,12 +71,13 @@ public final class TextStatusDisplay: StatusDisplay {
     /// ANSI background and foreground for a verdict's colour field.
     private func paint(_ colour: VerdictColour, _ text: String) -> String {
         guard colours else { return text }
-        let code = switch colour {
-        case .green: "42;30"
-        case .amber: "43;30"
-        case .blue: "44;97"
-        case .red: "41;97"
-        }
+        let code =
+            switch colour {
+            case .green: "42;30"
+            case .amber: "43;30"
+            case .blue: "44;97"
+            case .red: "41;97"
+            }
         return "\u{1B}[1;\(code)m\(text)\u{1B}[0m"
     }
 

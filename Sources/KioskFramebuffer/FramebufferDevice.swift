@@ -44,11 +44,11 @@ public struct FramebufferDevice: ~Copyable {
         }
         var mapped = mmap(nil, geometry.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         var length = geometry.length
-        if mapped == MAP_FAILED_POINTER, geometry.minimum < geometry.length {
+        if mapped == mapFailedPointer, geometry.minimum < geometry.length {
             length = geometry.minimum
             mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         }
-        guard let mapped, mapped != MAP_FAILED_POINTER else {
+        guard let mapped, mapped != mapFailedPointer else {
             let code = errno
             close(fd)
             throw FramebufferError(path: path, reason: .system(call: "mmap", errno: code))
@@ -133,4 +133,4 @@ public struct FramebufferDevice: ~Copyable {
 }
 
 /// `MAP_FAILED`, a cast in a macro that Swift does not import.
-private var MAP_FAILED_POINTER: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: -1) }
+private var mapFailedPointer: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: -1) }

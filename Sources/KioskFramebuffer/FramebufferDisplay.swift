@@ -54,7 +54,9 @@ public final class FramebufferDisplay: StatusDisplay {
         lastScreen = screen
         if case .ready(let status) = screen {
             drawReady(status)
-            if !status.camera.isDisconnected, let latest = latestFrame, latest.at.duration(to: .now) < previewTimeout, let ready {
+            if !status.camera.isDisconnected, let latest = latestFrame, latest.at.duration(to: .now) < previewTimeout,
+                let ready
+            {
                 renderer.drawPreview(latest.frame, in: ready.layout, on: &canvas, scaler: &scaler)
             }
         } else {

@@ -9,11 +9,13 @@ extension ScreenRenderer {
         let width = m.width - 2 * m.margin
         var y = m.size(40)
         let headline = FittedText.fit(
-            status.camera.isDisconnected ? "Camera disconnected" : "Hold your QR pass to the camera", font: fonts.bold, maxWidth: width, rule: rule(m, 14, min: 24))
+            status.camera.isDisconnected ? "Camera disconnected" : "Hold your QR pass to the camera", font: fonts.bold,
+            maxWidth: width, rule: rule(m, 14, min: 24))
         layout.texts.append(centred(.headline, headline, .bold, .white, m, y: y))
         y += headline.height + m.size(200)
         let hint = FittedText.fit(
-            status.camera.isDisconnected ? "Type a code or a name and press Enter" : "or type a code or a name and press Enter",
+            status.camera.isDisconnected
+                ? "Type a code or a name and press Enter" : "or type a code or a name and press Enter",
             font: fonts.regular, maxWidth: width, rule: rule(m, 30, min: 44)
         )
         layout.texts.append(centred(.hint, hint, .regular, ScreenPalette.mist, m, y: y))

@@ -3,7 +3,8 @@ import KioskCore
 extension ScreenRenderer {
     /// Door, mode, standalone, online or OFFLINE, pending check-ins, camera state and, with `showsRate` (the ready screen)
     /// while a camera streams, the rate the door processes frames at (`DoorStatus.fps`, measured by the door loop).
-    func statusBar(_ status: DoorStatus, _ m: Metrics, field: RGBColor, showsRate: Bool = false) -> ScreenLayout.StatusBar
+    func statusBar(_ status: DoorStatus, _ m: Metrics, field: RGBColor, showsRate: Bool = false)
+        -> ScreenLayout.StatusBar
     {
         let background = field.scaled(by: 0.4)
         let text = ScreenPalette.text(on: background)
@@ -12,11 +13,12 @@ extension ScreenRenderer {
         var segments: [(text: String, color: RGBColor)] = [
             (status.door, text), separator, (status.mode.rawValue, text), separator,
         ]
-        let connectionColor = switch status.connection {
-        case .online: RGBColor(hex: 0x9BE39B)
-        case .offline: ScreenPalette.highlight
-        case .standalone: text
-        }
+        let connectionColor =
+            switch status.connection {
+            case .online: RGBColor(hex: 0x9BE39B)
+            case .offline: ScreenPalette.highlight
+            case .standalone: text
+            }
         segments.append((status.connection.label, connectionColor))
         segments.append(separator)
         segments.append(

@@ -25,7 +25,8 @@ extension ScreenRenderer {
         }
         if case .alreadyCheckedIn(_, let at, let door) = verdict {
             stack.add(
-                .detail, ScreenText.checkedIn(time: timeText(at), door: door), .bold, rule(m, 17, single: 22, min: 30, lines: 2),
+                .detail, ScreenText.checkedIn(time: timeText(at), door: door), .bold,
+                rule(m, 17, single: 22, min: 30, lines: 2),
                 text, gap: m.size(50))
         }
         if let notes = verdict.guest.flatMap({ ScreenText.notes($0.notes) }) {
@@ -52,7 +53,9 @@ extension ScreenRenderer {
                 .notes, notes, .regular, rule(m, 20, single: 24, min: 32, lines: 3), soft,
                 gap: m.size(40))
         }
-        stack.add(.arrived, ScreenText.arrived(typed: arrived, partySize: guest.partySize), .bold, rule(m, 12, min: 20), text, gap: m.size(18))
+        stack.add(
+            .arrived, ScreenText.arrived(typed: arrived, partySize: guest.partySize), .bold, rule(m, 12, min: 20), text,
+            gap: m.size(18))
         stack.add(
             .hint, ScreenText.confirmKeys, .regular,
             rule(m, 22, single: 28, min: 36, lines: 2), soft, gap: m.size(30))

@@ -1,13 +1,14 @@
-import struct Foundation.Date
 import KioskCore
 import KioskSystem
 
+import struct Foundation.Date
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Replays a folder of still images as if a camera had taken them.
@@ -67,7 +68,7 @@ public final class ReplayFrameSource {
     static func imageFileNames(in directory: String) throws(ReplayError) -> [String] {
         let opened: OpaquePointer?
         do {
-            opened = try SystemCall.run("opendir", failed: { $0 == nil }) { opendir(directory) }
+            opened = try SystemCall.run("opendir", failed: { $0 == nil }, { opendir(directory) })
         } catch {
             throw .directoryUnavailable(path: directory, errno: error.errno.rawValue)
         }

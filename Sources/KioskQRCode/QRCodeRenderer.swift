@@ -2,11 +2,11 @@ internal import CQRencode
 import KioskCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Draws QR codes with libqrencode, at the smallest version that fits.

@@ -19,8 +19,10 @@ final class CameraLoop: @unchecked Sendable {
     static let stallTimeout = 5.0
     static let retryInterval = 0.5
 
-    init(control: CaptureControl, logger: Logger, heartbeat: DoorHeartbeat,
-         onFrame: @escaping @Sendable (CapturedFrame) -> Void, onCamera: @escaping @Sendable (CameraEvent) -> Void) {
+    init(
+        control: CaptureControl, logger: Logger, heartbeat: DoorHeartbeat,
+        onFrame: @escaping @Sendable (CapturedFrame) -> Void, onCamera: @escaping @Sendable (CameraEvent) -> Void
+    ) {
         self.control = control
         self.logger = logger
         self.heartbeat = heartbeat
@@ -40,7 +42,9 @@ final class CameraLoop: @unchecked Sendable {
         while !control.isStopped {
             let wanted = control.snapshot
             let now = Date()
-            if camera == nil || now.timeIntervalSince(lastFrame) < Self.stallTimeout { heartbeat.captureTurned(at: now) }
+            if camera == nil || now.timeIntervalSince(lastFrame) < Self.stallTimeout {
+                heartbeat.captureTurned(at: now)
+            }
             if let o = opened, o.device != wanted.device || o.width != wanted.width || o.height != wanted.height {
                 logger.info("camera settings changed: reopening \(wanted.device) at \(wanted.width)x\(wanted.height)")
                 camera = nil
@@ -48,8 +52,10 @@ final class CameraLoop: @unchecked Sendable {
             }
             if camera == nil {
                 do {
-                    let c = try V4L2Camera(CameraRequest(devicePath: wanted.device, width: wanted.width, height: wanted.height,
-                                                         framesPerSecond: wanted.targetFPS))
+                    let c = try V4L2Camera(
+                        CameraRequest(
+                            devicePath: wanted.device, width: wanted.width, height: wanted.height,
+                            framesPerSecond: wanted.targetFPS))
                     camera = c
                     opened = wanted
                     driverFPS = nil
@@ -83,7 +89,8 @@ final class CameraLoop: @unchecked Sendable {
             do {
                 guard let image = try c.nextFrame(timeout: .milliseconds(500)) else {
                     if Date().timeIntervalSince(lastFrame) > Self.stallTimeout {
-                        logger.error("camera \(wanted.device) delivered no frame for \(Int(Self.stallTimeout)) s: reopening it")
+                        logger.error(
+                            "camera \(wanted.device) delivered no frame for \(Int(Self.stallTimeout)) s: reopening it")
                         camera = nil
                     }
                     continue

@@ -20,8 +20,9 @@ final class CaptureService: Service {
 
     func run() async {
         let inbox = self.inbox
-        let loop = CameraLoop(control: control, logger: logger, heartbeat: heartbeat,
-                              onFrame: { inbox.post(.frame($0)) }, onCamera: { inbox.post(.camera($0)) })
+        let loop = CameraLoop(
+            control: control, logger: logger, heartbeat: heartbeat,
+            onFrame: { inbox.post(.frame($0)) }, onCamera: { inbox.post(.camera($0)) })
         heartbeat.captureRunning(true)
         defer { heartbeat.captureRunning(false) }
         await runOnDedicatedThread(named: "capture", body: { loop.run() }, stop: { [control] in control.stop() })

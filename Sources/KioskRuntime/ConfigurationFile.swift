@@ -32,8 +32,13 @@ public enum ConfigurationFile {
             let e = errno
             switch e {
             case ENOENT, ENOTDIR: throw fail("the configuration file does not exist: check the path (--config)")
-            case EACCES: throw fail("the configuration file cannot be read (permission denied): make it readable by the kiosk's user")
-            default: throw fail("the configuration file cannot be opened (\(String(cString: strerror(e)))): check the path (--config)")
+            case EACCES:
+                throw fail(
+                    "the configuration file cannot be read (permission denied): make it readable by the kiosk's user")
+            default:
+                throw fail(
+                    "the configuration file cannot be opened (\(String(cString: strerror(e)))): check the path (--config)"
+                )
             }
         }
         defer { close(fd) }
@@ -43,11 +48,17 @@ public enum ConfigurationFile {
         }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            let what = kind == S_IFDIR ? "a folder" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "not a regular file"
-            throw fail("the configuration file is \(what), not a regular file: point --config at the kiosk.conf text file")
+            let what =
+                kind == S_IFDIR
+                ? "a folder"
+                : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "not a regular file"
+            throw fail(
+                "the configuration file is \(what), not a regular file: point --config at the kiosk.conf text file")
         }
         guard Int(info.st_size) <= maximumSize else {
-            throw fail("the configuration file is \(info.st_size) bytes, more than the \(maximumSize) a kiosk.conf may have: check the path (--config)")
+            throw fail(
+                "the configuration file is \(info.st_size) bytes, more than the \(maximumSize) a kiosk.conf may have: check the path (--config)"
+            )
         }
         var bytes = [UInt8](repeating: 0, count: maximumSize + 1)
         var count = 0
@@ -61,7 +72,8 @@ public enum ConfigurationFile {
             count += n
         }
         guard count <= maximumSize else {
-            throw fail("the configuration file grew past \(maximumSize) bytes while it was read: check the path (--config)")
+            throw fail(
+                "the configuration file grew past \(maximumSize) bytes while it was read: check the path (--config)")
         }
         return Array(bytes[..<count])
     }

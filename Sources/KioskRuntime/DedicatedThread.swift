@@ -4,8 +4,10 @@ import ServiceLifecycle
 /// Runs blocking work (a camera read, a keyboard read) on a thread of its own and waits for it to end: `stop`
 /// is called on graceful shutdown or cancellation and must make `body` return soon; the thread is joined
 /// before this returns, so nothing outlives the service that started it.
-func runOnDedicatedThread(named name: String, body: @escaping @Sendable () -> Void,
-                          stop: @escaping @Sendable () -> Void) async {
+func runOnDedicatedThread(
+    named name: String, body: @escaping @Sendable () -> Void,
+    stop: @escaping @Sendable () -> Void
+) async {
     await withTaskCancellationOrGracefulShutdownHandler {
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             let thread = Thread {

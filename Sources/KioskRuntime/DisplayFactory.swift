@@ -14,7 +14,8 @@ public enum DisplayFactory {
             return text()
         case .framebuffer, .auto:
             do {
-                let fonts = FontConfiguration(regularPath: c.fontRegular, boldPath: c.fontBold, package: "fonts-dejavu-core")
+                let fonts = FontConfiguration(
+                    regularPath: c.fontRegular, boldPath: c.fontBold, package: "fonts-dejavu-core")
                 let display = try FramebufferDisplay(devicePath: c.framebufferDevice, fonts: fonts)
                 for problem in TextConsole.release() { logger.warning("framebuffer: \(problem)") }
                 logger.info("display: framebuffer \(c.framebufferDevice)")

@@ -13,8 +13,10 @@ public final class Door {
 
     /// Opens the door's database: it must exist (`kioskctl roster import` creates it), unless `databaseMode`
     /// is `.createIfMissing` (benchmarks and tests that fill a fresh database themselves).
-    public init(configuration c: KioskConfiguration, display: any StatusDisplay, camera: CameraState,
-                databaseMode: SQLiteDoorStore.OpenMode = .openExisting) throws(KioskError) {
+    public init(
+        configuration c: KioskConfiguration, display: any StatusDisplay, camera: CameraState,
+        databaseMode: SQLiteDoorStore.OpenMode = .openExisting
+    ) throws(KioskError) {
         configuration = c
         let keys = try Self.trustedKeys(c)
         let databasePath = c.resolve(c.database)
@@ -35,7 +37,8 @@ public final class Door {
         let pending = (try? store.pendingCount()) ?? 0
         controller = DoorController(
             pipeline: pipeline, display: display,
-            status: DoorStatus(door: c.door, mode: c.mode, connection: .standalone, pendingCheckIns: pending, camera: camera))
+            status: DoorStatus(
+                door: c.door, mode: c.mode, connection: .standalone, pendingCheckIns: pending, camera: camera))
     }
 
     /// Loads every `trusted_key` of the configuration.

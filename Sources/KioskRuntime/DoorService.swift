@@ -17,9 +17,11 @@ final class DoorService: Service {
     private let notifier: SystemdNotifier
     private let makeDoor: @Sendable (KioskConfiguration) throws -> Door
 
-    init(configuration: KioskConfiguration, configurationPath: String, inbox: DoorInbox, control: CaptureControl,
-         heartbeat: DoorHeartbeat, logger: Logger, notifier: SystemdNotifier,
-         makeDoor: @escaping @Sendable (KioskConfiguration) throws -> Door) {
+    init(
+        configuration: KioskConfiguration, configurationPath: String, inbox: DoorInbox, control: CaptureControl,
+        heartbeat: DoorHeartbeat, logger: Logger, notifier: SystemdNotifier,
+        makeDoor: @escaping @Sendable (KioskConfiguration) throws -> Door
+    ) {
         self.configuration = configuration
         self.configurationPath = configurationPath
         self.inbox = inbox
@@ -93,7 +95,9 @@ final class DoorService: Service {
         if fresh.resolve(fresh.database) != configuration.resolve(configuration.database) {
             logger.warning("SIGHUP: 'database' changed; it takes effect at the next start")
         }
-        if fresh.tenant != configuration.tenant || fresh.event != configuration.event || fresh.trustedKeys != configuration.trustedKeys {
+        if fresh.tenant != configuration.tenant || fresh.event != configuration.event
+            || fresh.trustedKeys != configuration.trustedKeys
+        {
             logger.warning("SIGHUP: tenant, event and trusted keys take effect at the next start")
         }
         door.pipeline.settings = .init(door: fresh.door, mode: fresh.mode, repeatWindow: fresh.repeatWindow)
@@ -105,7 +109,9 @@ final class DoorService: Service {
             control.request(device: device, width: fresh.captureWidth, height: fresh.captureHeight)
         }
         configuration = applied
-        logger.notice("SIGHUP: kiosk.conf applied (idle_fps \(fresh.idleFPS), active_fps \(fresh.activeFPS), motion_threshold \(fresh.motionThreshold), quiet_time \(fresh.quietTime) s)")
+        logger.notice(
+            "SIGHUP: kiosk.conf applied (idle_fps \(fresh.idleFPS), active_fps \(fresh.activeFPS), motion_threshold \(fresh.motionThreshold), quiet_time \(fresh.quietTime) s)"
+        )
     }
 }
 
@@ -116,11 +122,17 @@ struct FrameRateMeter {
 
     /// Counts a frame; returns the rate once a second.
     mutating func tick(at now: Date) -> Double? {
-        guard let start = windowStart else { windowStart = now; return nil }
+        guard let start = windowStart else {
+            windowStart = now
+            return nil
+        }
         count += 1
         let elapsed = now.timeIntervalSince(start)
         guard elapsed >= 1 else { return nil }
-        defer { windowStart = now; count = 0 }
+        defer {
+            windowStart = now
+            count = 0
+        }
         return Double(count) / elapsed
     }
 }

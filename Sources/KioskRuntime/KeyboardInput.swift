@@ -3,7 +3,7 @@ import KioskCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The door's keyboard: standard input, switched to raw mode when it is a terminal so single keys
@@ -13,7 +13,10 @@ public final class KeyboardInput: Sendable {
     private let stopped = Atomic(false)
 
     public init() {
-        guard isatty(STDIN_FILENO) == 1 else { saved = nil; return }
+        guard isatty(STDIN_FILENO) == 1 else {
+            saved = nil
+            return
+        }
         var t = termios()
         tcgetattr(STDIN_FILENO, &t)
         saved = t

@@ -13,9 +13,11 @@ final class KeyboardService: Service {
     }
 
     func run() async {
-        let keyboard = self.keyboard, inbox = self.inbox
-        await runOnDedicatedThread(named: "keyboard", body: { keyboard.read { inbox.post(.key($0)) } },
-                                   stop: { keyboard.stop() })
+        let keyboard = self.keyboard
+        let inbox = self.inbox
+        await runOnDedicatedThread(
+            named: "keyboard", body: { keyboard.read { inbox.post(.key($0)) } },
+            stop: { keyboard.stop() })
         keyboard.restore()
     }
 }

@@ -19,7 +19,8 @@ public enum KioskError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .configuration(let e): "configuration error: \(e)"
-        case .trustedKey(let file, let line, let e): "configuration error: \(file):\(line): trusted key cannot be loaded: \(e)"
+        case .trustedKey(let file, let line, let e):
+            "configuration error: \(file):\(line): trusted key cannot be loaded: \(e)"
         case .store(let e): "database error: \(e)"
         case .databaseMissing(let path, let file):
             "database error: \(path) does not exist: check 'database' in \(file) (or --database) for a typo, or "

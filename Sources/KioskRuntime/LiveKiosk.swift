@@ -17,35 +17,46 @@ public enum LiveKiosk {
     ) -> ServiceGroup {
         let inbox = DoorInbox()
         let heartbeat = DoorHeartbeat()
-        let control = CaptureControl(device: "", width: configuration.captureWidth,
-                                     height: configuration.captureHeight, fps: configuration.idleFPS)
-        let door = DoorService(configuration: configuration, configurationPath: configurationPath, inbox: inbox,
-                               control: control, heartbeat: heartbeat, logger: logger, notifier: notifier,
-                               makeDoor: makeDoor)
+        let control = CaptureControl(
+            device: "", width: configuration.captureWidth,
+            height: configuration.captureHeight, fps: configuration.idleFPS)
+        let door = DoorService(
+            configuration: configuration, configurationPath: configurationPath, inbox: inbox,
+            control: control, heartbeat: heartbeat, logger: logger, notifier: notifier,
+            makeDoor: makeDoor)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: door, serviceName: "door loop"),
-            .init(service: WatchdogService(notifier: notifier, heartbeat: heartbeat, inbox: inbox, logger: logger),
-                  serviceName: "watchdog"),
+            .init(
+                service: WatchdogService(notifier: notifier, heartbeat: heartbeat, inbox: inbox, logger: logger),
+                serviceName: "watchdog"),
         ]
         // A source that ends (the end of a replay, the end of standard input) leaves the door running.
         switch configuration.source {
         case .camera(let device):
             control.request(device: device, width: configuration.captureWidth, height: configuration.captureHeight)
-            services.append(.init(service: CaptureService(control: control, inbox: inbox, heartbeat: heartbeat, logger: logger),
-                                  successTerminationBehavior: .ignore, serviceName: "capture"))
+            services.append(
+                .init(
+                    service: CaptureService(control: control, inbox: inbox, heartbeat: heartbeat, logger: logger),
+                    successTerminationBehavior: .ignore, serviceName: "capture"))
         case .replay(let folder):
-            services.append(.init(service: ReplaySourceService(directory: configuration.resolve(folder),
-                                                               framesPerSecond: configuration.effectiveReplayFPS,
-                                                               inbox: inbox, logger: logger),
-                                  successTerminationBehavior: .ignore, serviceName: "replay source"))
+            services.append(
+                .init(
+                    service: ReplaySourceService(
+                        directory: configuration.resolve(folder),
+                        framesPerSecond: configuration.effectiveReplayFPS,
+                        inbox: inbox, logger: logger),
+                    successTerminationBehavior: .ignore, serviceName: "replay source"))
         }
         if let keyboard {
-            services.append(.init(service: KeyboardService(keyboard: keyboard, inbox: inbox),
-                                  successTerminationBehavior: .ignore, serviceName: "keyboard"))
+            services.append(
+                .init(
+                    service: KeyboardService(keyboard: keyboard, inbox: inbox),
+                    successTerminationBehavior: .ignore, serviceName: "keyboard"))
         }
         services.append(.init(service: ReloadSignalService(inbox: inbox), serviceName: "SIGHUP reload"))
-        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
-                                              logger: logger)
+        var group = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
         group.maximumGracefulShutdownDuration = shutdownLimit
         return ServiceGroup(configuration: group)
     }

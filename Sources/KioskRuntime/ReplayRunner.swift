@@ -20,7 +20,9 @@ public struct ReplayRunner {
 
     /// Replays `directory` at `fps` frames per (virtual) second; returns every verdict record.
     @discardableResult
-    public func run(directory: String, fps: Double, start: Date = Date(), output: (String) -> Void) async throws(KioskError) -> [VerdictRecord] {
+    public func run(directory: String, fps: Double, start: Date = Date(), output: (String) -> Void)
+        async throws(KioskError) -> [VerdictRecord]
+    {
         let source: ReplayFrameSource
         do {
             source = try ReplayFrameSource(directory: directory, framesPerSecond: fps, start: start)

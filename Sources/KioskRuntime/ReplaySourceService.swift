@@ -26,10 +26,16 @@ final class ReplaySourceService: Service {
                 var motion = MotionDetector()
                 while !Task.isCancelled {
                     let frame: Frame?
-                    do { frame = try await source.nextFrame() } catch { logger.error("\(error)"); continue }
+                    do { frame = try await source.nextFrame() } catch {
+                        logger.error("\(error)")
+                        continue
+                    }
                     guard let frame else { break }
-                    inbox.post(.frame(CapturedFrame(image: frame.image, time: Date(), motion: motion.measure(frame.image),
-                                                    label: frame.label)))
+                    inbox.post(
+                        .frame(
+                            CapturedFrame(
+                                image: frame.image, time: Date(), motion: motion.measure(frame.image),
+                                label: frame.label)))
                     try? await Task.sleep(for: .seconds(1 / framesPerSecond))
                 }
             } catch {

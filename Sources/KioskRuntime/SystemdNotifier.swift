@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Tells systemd the service is ready and alive (`sd_notify` protocol: a datagram to `$NOTIFY_SOCKET`),

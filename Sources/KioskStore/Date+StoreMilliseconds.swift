@@ -1,4 +1,5 @@
 import KioskCore
+
 import struct Foundation.Date
 
 extension Date {

@@ -34,9 +34,10 @@ struct KioskMigrator {
     private func checkKnown(_ db: Database, _ migrator: DatabaseMigrator) throws {
         let known = Set(migrations.map(\.identifier))
         if let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted().first {
-            throw StoreError(kind: .unknownSchema, resultCode: 0,
-                             message: "migration '\(unknown)' is newer than this kiosk",
-                             operation: "checking migrations", path: "")
+            throw StoreError(
+                kind: .unknownSchema, resultCode: 0,
+                message: "migration '\(unknown)' is newer than this kiosk",
+                operation: "checking migrations", path: "")
         }
         try LegacyMigrationTable.checkKnown(db, known: migrations)
     }

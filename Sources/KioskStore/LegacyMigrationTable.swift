@@ -34,8 +34,9 @@ enum LegacyMigrationTable {
         // The table exactly as DatabaseMigrator creates it.
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         for migration in known where recorded[migration.number] != nil {
-            try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (:identifier)",
-                           arguments: ["identifier": migration.identifier])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (:identifier)",
+                arguments: ["identifier": migration.identifier])
         }
     }
 
@@ -43,11 +44,13 @@ enum LegacyMigrationTable {
     static func checkKnown(_ db: Database, known: [Migration]) throws {
         let names = Dictionary(uniqueKeysWithValues: known.map { ($0.number, $0.name) })
         for (number, name) in try recorded(db).sorted(by: { $0.key < $1.key }) where names[number] != name {
-            let problem = names[number].map {
-                "migration \(number) is recorded as '\(name)' but this kiosk calls it '\($0)'"
-            } ?? "migration \(number) '\(name)' is newer than this kiosk"
-            throw StoreError(kind: .unknownSchema, resultCode: 0, message: problem, operation: "checking migrations",
-                             path: "")
+            let problem =
+                names[number].map {
+                    "migration \(number) is recorded as '\(name)' but this kiosk calls it '\($0)'"
+                } ?? "migration \(number) '\(name)' is newer than this kiosk"
+            throw StoreError(
+                kind: .unknownSchema, resultCode: 0, message: problem, operation: "checking migrations",
+                path: "")
         }
     }
 }

@@ -9,88 +9,91 @@
 enum Migrations {
     static let all: [Migration] = [createTables, rosterWords]
 
-    static let createTables = Migration(number: 1, name: "roster, tombstones, check-ins, sync queue, audit log",
-                                        sql: """
-        CREATE TABLE roster (
-            event      INTEGER NOT NULL,
-            guest_id   TEXT    NOT NULL CHECK (length(guest_id) = 16 AND guest_id NOT GLOB '*[^A-Z2-7]*'),
-            tenant     INTEGER NOT NULL,
-            name       TEXT    NOT NULL,
-            name_key   TEXT    NOT NULL,
-            email      TEXT    NOT NULL DEFAULT '',
-            email_key  TEXT    NOT NULL DEFAULT '',
-            party_size INTEGER NOT NULL DEFAULT 1 CHECK (party_size >= 1),
-            status     TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'cancelled')),
-            notes      TEXT    NOT NULL DEFAULT '',
-            updated_at INTEGER NOT NULL,
-            PRIMARY KEY (event, guest_id)
-        ) WITHOUT ROWID;
-        CREATE INDEX roster_by_name ON roster (event, name_key);
-        CREATE INDEX roster_by_email ON roster (event, email_key);
+    static let createTables = Migration(
+        number: 1, name: "roster, tombstones, check-ins, sync queue, audit log",
+        sql: """
+            CREATE TABLE roster (
+                event      INTEGER NOT NULL,
+                guest_id   TEXT    NOT NULL CHECK (length(guest_id) = 16 AND guest_id NOT GLOB '*[^A-Z2-7]*'),
+                tenant     INTEGER NOT NULL,
+                name       TEXT    NOT NULL,
+                name_key   TEXT    NOT NULL,
+                email      TEXT    NOT NULL DEFAULT '',
+                email_key  TEXT    NOT NULL DEFAULT '',
+                party_size INTEGER NOT NULL DEFAULT 1 CHECK (party_size >= 1),
+                status     TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'cancelled')),
+                notes      TEXT    NOT NULL DEFAULT '',
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (event, guest_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX roster_by_name ON roster (event, name_key);
+            CREATE INDEX roster_by_email ON roster (event, email_key);
 
-        CREATE TABLE tombstones (
-            event        INTEGER NOT NULL,
-            guest_id     TEXT    NOT NULL,
-            cancelled_at INTEGER NOT NULL,
-            reason       TEXT    NOT NULL DEFAULT '',
-            PRIMARY KEY (event, guest_id)
-        ) WITHOUT ROWID;
+            CREATE TABLE tombstones (
+                event        INTEGER NOT NULL,
+                guest_id     TEXT    NOT NULL,
+                cancelled_at INTEGER NOT NULL,
+                reason       TEXT    NOT NULL DEFAULT '',
+                PRIMARY KEY (event, guest_id)
+            ) WITHOUT ROWID;
 
-        CREATE TABLE check_ins (
-            id       INTEGER PRIMARY KEY,
-            event    INTEGER NOT NULL,
-            guest_id TEXT    NOT NULL,
-            door     TEXT    NOT NULL,
-            at       INTEGER NOT NULL,
-            arrived  INTEGER NOT NULL CHECK (arrived >= 0),
-            source   TEXT    NOT NULL CHECK (source IN ('camera', 'manual')),
-            UNIQUE (event, guest_id)
-        );
+            CREATE TABLE check_ins (
+                id       INTEGER PRIMARY KEY,
+                event    INTEGER NOT NULL,
+                guest_id TEXT    NOT NULL,
+                door     TEXT    NOT NULL,
+                at       INTEGER NOT NULL,
+                arrived  INTEGER NOT NULL CHECK (arrived >= 0),
+                source   TEXT    NOT NULL CHECK (source IN ('camera', 'manual')),
+                UNIQUE (event, guest_id)
+            );
 
-        CREATE TABLE sync_queue (
-            sequence        INTEGER PRIMARY KEY AUTOINCREMENT,
-            event           INTEGER NOT NULL,
-            guest_id        TEXT    NOT NULL,
-            door            TEXT    NOT NULL,
-            at              INTEGER NOT NULL,
-            arrived         INTEGER NOT NULL,
-            source          TEXT    NOT NULL,
-            idempotency_key TEXT    NOT NULL UNIQUE,
-            attempts        INTEGER NOT NULL DEFAULT 0,
-            last_error      TEXT
-        );
+            CREATE TABLE sync_queue (
+                sequence        INTEGER PRIMARY KEY AUTOINCREMENT,
+                event           INTEGER NOT NULL,
+                guest_id        TEXT    NOT NULL,
+                door            TEXT    NOT NULL,
+                at              INTEGER NOT NULL,
+                arrived         INTEGER NOT NULL,
+                source          TEXT    NOT NULL,
+                idempotency_key TEXT    NOT NULL UNIQUE,
+                attempts        INTEGER NOT NULL DEFAULT 0,
+                last_error      TEXT
+            );
 
-        CREATE TABLE audit_log (
-            id       INTEGER PRIMARY KEY,
-            at       INTEGER NOT NULL,
-            door     TEXT    NOT NULL,
-            source   TEXT    NOT NULL,
-            payload  TEXT    NOT NULL,
-            guest_id TEXT,
-            verdict  TEXT    NOT NULL,
-            reason   TEXT    NOT NULL
-        );
-        """)
+            CREATE TABLE audit_log (
+                id       INTEGER PRIMARY KEY,
+                at       INTEGER NOT NULL,
+                door     TEXT    NOT NULL,
+                source   TEXT    NOT NULL,
+                payload  TEXT    NOT NULL,
+                guest_id TEXT,
+                verdict  TEXT    NOT NULL,
+                reason   TEXT    NOT NULL
+            );
+            """)
 
     /// Each word of each name, for "smi" finds "Anna Smith". Filled here from `name_key` (words split at
     /// spaces and hyphens, as `SearchKey.words` does), then kept by the store on every roster write.
-    static let rosterWords = Migration(number: 2, name: "roster name words", sql: """
-        CREATE TABLE roster_words (
-            event    INTEGER NOT NULL,
-            word     TEXT    NOT NULL,
-            guest_id TEXT    NOT NULL,
-            PRIMARY KEY (event, word, guest_id),
-            FOREIGN KEY (event, guest_id) REFERENCES roster (event, guest_id) ON DELETE CASCADE
-        ) WITHOUT ROWID;
-        CREATE INDEX roster_words_by_guest ON roster_words (event, guest_id);
+    static let rosterWords = Migration(
+        number: 2, name: "roster name words",
+        sql: """
+            CREATE TABLE roster_words (
+                event    INTEGER NOT NULL,
+                word     TEXT    NOT NULL,
+                guest_id TEXT    NOT NULL,
+                PRIMARY KEY (event, word, guest_id),
+                FOREIGN KEY (event, guest_id) REFERENCES roster (event, guest_id) ON DELETE CASCADE
+            ) WITHOUT ROWID;
+            CREATE INDEX roster_words_by_guest ON roster_words (event, guest_id);
 
-        WITH RECURSIVE split (event, guest_id, word, rest) AS (
-            SELECT event, guest_id, '', replace(name_key, '-', ' ') || ' ' FROM roster
-            UNION ALL
-            SELECT event, guest_id, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
-            FROM split WHERE rest <> ''
-        )
-        INSERT OR IGNORE INTO roster_words (event, word, guest_id)
-        SELECT event, word, guest_id FROM split WHERE word <> '';
-        """)
+            WITH RECURSIVE split (event, guest_id, word, rest) AS (
+                SELECT event, guest_id, '', replace(name_key, '-', ' ') || ' ' FROM roster
+                UNION ALL
+                SELECT event, guest_id, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
+                FROM split WHERE rest <> ''
+            )
+            INSERT OR IGNORE INTO roster_words (event, word, guest_id)
+            SELECT event, word, guest_id FROM split WHERE word <> '';
+            """)
 }

@@ -15,10 +15,11 @@ extension SQLiteDoorStore {
             try write("writing audit rows", durability: .normal) { _ in }
         } catch let error as StoreError where error.kind == .busy {
             guard auditBacklog.trim() == 0 else {
-                throw StoreError(kind: .busy, resultCode: error.resultCode,
-                                 message: "\(auditBacklog.capacity) audit rows are waiting for the lock; "
-                                     + "\(auditBacklog.dropped) of the oldest were dropped",
-                                 operation: "writing audit rows", path: path)
+                throw StoreError(
+                    kind: .busy, resultCode: error.resultCode,
+                    message: "\(auditBacklog.capacity) audit rows are waiting for the lock; "
+                        + "\(auditBacklog.dropped) of the oldest were dropped",
+                    operation: "writing audit rows", path: path)
             }
             // Kept in auditBacklog until the lock is gone.
         }
@@ -30,8 +31,10 @@ extension SQLiteDoorStore {
     /// The last `limit` audit rows, newest last (for tests and the operator tool).
     public func auditLog(limit: Int) throws -> [ScanAttempt] {
         try read("reading the audit log") { db in
-            try AuditRecord.fetchAll(db, sql: "SELECT * FROM audit_log ORDER BY id DESC LIMIT :limit",
-                                     arguments: ["limit": limit]).map(\.attempt).reversed()
+            try AuditRecord.fetchAll(
+                db, sql: "SELECT * FROM audit_log ORDER BY id DESC LIMIT :limit",
+                arguments: ["limit": limit]
+            ).map(\.attempt).reversed()
         }
     }
 }

@@ -1,5 +1,5 @@
-internal import GRDB
 import Foundation
+internal import GRDB
 
 extension SQLiteDoorStore {
     /// What opening does when the database file does not exist.
@@ -35,20 +35,23 @@ extension SQLiteDoorStore {
         let files = FileManager.default
         let exists = files.fileExists(atPath: path)
         if !exists && mode == .openExisting {
-            throw StoreError(kind: .missing, resultCode: ResultCode.SQLITE_CANTOPEN.rawValue,
-                             message: "the file does not exist", operation: "opening database", path: path)
+            throw StoreError(
+                kind: .missing, resultCode: ResultCode.SQLITE_CANTOPEN.rawValue,
+                message: "the file does not exist", operation: "opening database", path: path)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard files.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw StoreError(kind: .folderMissing, resultCode: ResultCode.SQLITE_CANTOPEN.rawValue,
-                             message: "the folder \(folder) does not exist", operation: "opening database", path: path)
+            throw StoreError(
+                kind: .folderMissing, resultCode: ResultCode.SQLITE_CANTOPEN.rawValue,
+                message: "the folder \(folder) does not exist", operation: "opening database", path: path)
         }
         guard exists else { return }  // created by SQLite
         // WAL needs the -wal and -shm files beside the database, so the folder must be writable too.
         for target in [path, folder] where !files.isWritableFile(atPath: target) {
-            throw StoreError(kind: .readOnly, resultCode: ResultCode.SQLITE_READONLY.rawValue,
-                             message: "\(target) is read-only", operation: "opening database", path: path)
+            throw StoreError(
+                kind: .readOnly, resultCode: ResultCode.SQLITE_READONLY.rawValue,
+                message: "\(target) is read-only", operation: "opening database", path: path)
         }
     }
 

@@ -1,6 +1,7 @@
 internal import GRDB
 import KioskCSV
 import KioskCore
+
 import struct Foundation.Date
 
 extension SQLiteDoorStore {
@@ -15,16 +16,20 @@ extension SQLiteDoorStore {
     /// Cancels a guest: writes a tombstone (the first cancellation's time and reason are kept) and marks
     /// the roster row, if any, cancelled. One transaction.
     public func cancelGuest(_ id: GuestID, event: EventID, at time: Date, reason: String) throws {
-        let arguments: StatementArguments = ["event": Int64(event.rawValue), "guest_id": id.text,
-                                             "at": time.storeMilliseconds, "reason": reason]
+        let arguments: StatementArguments = [
+            "event": Int64(event.rawValue), "guest_id": id.text,
+            "at": time.storeMilliseconds, "reason": reason,
+        ]
         try write("cancelling a guest") { db in
-            try db.execute(sql: """
-                INSERT INTO tombstones (event, guest_id, cancelled_at, reason) VALUES (:event, :guest_id, :at, :reason)
-                ON CONFLICT (event, guest_id) DO NOTHING
-                """, arguments: arguments)
-            try db.execute(sql: """
-                UPDATE roster SET status = 'cancelled', updated_at = :at WHERE event = :event AND guest_id = :guest_id
-                """, arguments: arguments)
+            try db.execute(
+                sql: """
+                    INSERT INTO tombstones (event, guest_id, cancelled_at, reason) VALUES (:event, :guest_id, :at, :reason)
+                    ON CONFLICT (event, guest_id) DO NOTHING
+                    """, arguments: arguments)
+            try db.execute(
+                sql: """
+                    UPDATE roster SET status = 'cancelled', updated_at = :at WHERE event = :event AND guest_id = :guest_id
+                    """, arguments: arguments)
         }
     }
 
@@ -54,21 +59,23 @@ extension SQLiteDoorStore {
     private func upsert(_ guest: RosterGuest, at now: Date, _ db: Database) throws {
         let nameKey = SearchKey.fold(guest.name)
         let event = Int64(guest.event.rawValue)
-        try db.cachedStatement(sql: """
-            INSERT INTO roster (event, guest_id, tenant, name, name_key, email, email_key, party_size, status, notes,
-                                updated_at)
-            VALUES (:event, :guest_id, :tenant, :name, :name_key, :email, :email_key, :party_size, :status, :notes,
-                    :updated_at)
-            ON CONFLICT (event, guest_id) DO UPDATE SET
-                tenant = excluded.tenant, name = excluded.name, name_key = excluded.name_key, email = excluded.email,
-                email_key = excluded.email_key, party_size = excluded.party_size, status = excluded.status,
-                notes = excluded.notes, updated_at = excluded.updated_at
-            """).execute(arguments: [
-                "event": event, "guest_id": guest.guest.text, "tenant": Int64(guest.tenant.rawValue),
-                "name": guest.name, "name_key": nameKey, "email": guest.email,
-                "email_key": SearchKey.fold(guest.email), "party_size": guest.partySize,
-                "status": guest.status.rawValue, "notes": guest.notes, "updated_at": now.storeMilliseconds,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO roster (event, guest_id, tenant, name, name_key, email, email_key, party_size, status, notes,
+                                    updated_at)
+                VALUES (:event, :guest_id, :tenant, :name, :name_key, :email, :email_key, :party_size, :status, :notes,
+                        :updated_at)
+                ON CONFLICT (event, guest_id) DO UPDATE SET
+                    tenant = excluded.tenant, name = excluded.name, name_key = excluded.name_key, email = excluded.email,
+                    email_key = excluded.email_key, party_size = excluded.party_size, status = excluded.status,
+                    notes = excluded.notes, updated_at = excluded.updated_at
+                """
+        ).execute(arguments: [
+            "event": event, "guest_id": guest.guest.text, "tenant": Int64(guest.tenant.rawValue),
+            "name": guest.name, "name_key": nameKey, "email": guest.email,
+            "email_key": SearchKey.fold(guest.email), "party_size": guest.partySize,
+            "status": guest.status.rawValue, "notes": guest.notes, "updated_at": now.storeMilliseconds,
+        ])
         try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = :event AND guest_id = :guest_id")
             .execute(arguments: ["event": event, "guest_id": guest.guest.text])
         for word in SearchKey.words(ofFolded: nameKey) {

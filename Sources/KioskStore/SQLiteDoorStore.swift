@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+
 import struct Foundation.Date
 
 /// The kiosk's local database over SQLite, through GRDB: roster, tombstones, check-ins, the pending-sync queue
@@ -59,12 +60,17 @@ public final class SQLiteDoorStore: DoorStore {
     public func lookUp(guest: GuestID, event: EventID) throws -> RosterLookup {
         let key: StatementArguments = ["event": Int64(event.rawValue), "guest_id": guest.text]
         return try read("guest lookup") { db in
-            let rosterGuest = try GuestRecord.fetchOne(db.cachedStatement(sql: """
-                SELECT * FROM roster WHERE event = :event AND guest_id = :guest_id
-                """), arguments: key)?.guest
-            let hasTombstone = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT 1 AS found FROM tombstones WHERE event = :event AND guest_id = :guest_id
-                """), arguments: key) != nil
+            let rosterGuest = try GuestRecord.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM roster WHERE event = :event AND guest_id = :guest_id
+                        """), arguments: key)?.guest
+            let hasTombstone =
+                try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT 1 AS found FROM tombstones WHERE event = :event AND guest_id = :guest_id
+                            """), arguments: key) != nil
             if hasTombstone || rosterGuest?.status == .cancelled { return .cancelled(rosterGuest) }
             guard let rosterGuest else { return .notFound }
             if let checkIn = try existingCheckIn(db, key) { return .checkedIn(rosterGuest, checkIn) }
@@ -79,17 +85,22 @@ public final class SQLiteDoorStore: DoorStore {
     public func record(checkIn: CheckIn, attempt: ScanAttempt) throws -> CheckInWrite {
         do {
             return try write("recording a check-in") { db in
-                try db.cachedStatement(sql: """
-                    INSERT INTO check_ins (event, guest_id, door, at, arrived, source)
-                    VALUES (:event, :guest_id, :door, :at, :arrived, :source)
-                    ON CONFLICT (event, guest_id) DO NOTHING
-                    """).execute(arguments: CheckInRecord.arguments(checkIn))
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO check_ins (event, guest_id, door, at, arrived, source)
+                        VALUES (:event, :guest_id, :door, :at, :arrived, :source)
+                        ON CONFLICT (event, guest_id) DO NOTHING
+                        """
+                ).execute(arguments: CheckInRecord.arguments(checkIn))
                 guard db.changesCount == 1 else {
-                    let key: StatementArguments = ["event": Int64(checkIn.event.rawValue),
-                                                   "guest_id": checkIn.guest.text]
+                    let key: StatementArguments = [
+                        "event": Int64(checkIn.event.rawValue),
+                        "guest_id": checkIn.guest.text,
+                    ]
                     guard let existing = try existingCheckIn(db, key) else {
-                        throw StoreError(kind: .other, resultCode: 0, message: "check-in neither inserted nor found",
-                                         operation: "recording a check-in", path: path)
+                        throw StoreError(
+                            kind: .other, resultCode: 0, message: "check-in neither inserted nor found",
+                            operation: "recording a check-in", path: path)
                     }
                     var refused = attempt
                     refused.verdict = "already_checked_in"
@@ -112,8 +123,10 @@ public final class SQLiteDoorStore: DoorStore {
     }
 
     private func existingCheckIn(_ db: Database, _ key: StatementArguments) throws -> CheckIn? {
-        try CheckInRecord.fetchOne(db.cachedStatement(sql: """
-            SELECT * FROM check_ins WHERE event = :event AND guest_id = :guest_id
-            """), arguments: key)?.checkIn
+        try CheckInRecord.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT * FROM check_ins WHERE event = :event AND guest_id = :guest_id
+                    """), arguments: key)?.checkIn
     }
 }

@@ -21,21 +21,24 @@ extension StoreError.Kind {
 extension StoreError {
     /// An error for an SQLite result code; the kind follows from the code.
     init(resultCode: Int32, message: String, operation: String, path: String) {
-        self.init(kind: Kind(resultCode: resultCode), resultCode: resultCode, message: message,
-                  operation: operation, path: path)
+        self.init(
+            kind: Kind(resultCode: resultCode), resultCode: resultCode, message: message,
+            operation: operation, path: path)
     }
 
     /// What GRDB reported (`DatabaseError`, with SQLite's extended result code and message), as a StoreError
     /// that says what the store was doing and on which file.
     init(_ error: DatabaseError, operation: String, path: String) {
-        self.init(resultCode: error.extendedResultCode.rawValue, message: error.message ?? "\(error.resultCode)",
-                  operation: operation, path: path)
+        self.init(
+            resultCode: error.extendedResultCode.rawValue, message: error.message ?? "\(error.resultCode)",
+            operation: operation, path: path)
     }
 
     /// A value in the file that the store never writes: treated as corruption.
     static func corruptValue(_ what: String, operation: String, path: String) -> StoreError {
-        StoreError(kind: .corrupt, resultCode: ResultCode.SQLITE_CORRUPT.rawValue, message: what,
-                   operation: operation, path: path)
+        StoreError(
+            kind: .corrupt, resultCode: ResultCode.SQLITE_CORRUPT.rawValue, message: what,
+            operation: operation, path: path)
     }
 
     /// Any error thrown while the store was doing `operation` on `path`, as a StoreError; a roster file's

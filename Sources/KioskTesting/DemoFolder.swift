@@ -31,41 +31,50 @@ public struct DemoFolder {
         var isFolder: ObjCBool = false
         let name = (path as NSString).lastPathComponent
         guard name != "." && name != ".." && name != "/" else {
-            throw DemoFolderError(message: "--dir \(path) names the current, parent or root folder: give the demo a folder of its own, such as .demo")
+            throw DemoFolderError(
+                message:
+                    "--dir \(path) names the current, parent or root folder: give the demo a folder of its own, such as .demo"
+            )
         }
         guard fm.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else {
-            throw DemoFolderError(message: "\(path) exists and is not a folder: choose another --dir (kioskctl demo never deletes it)")
+            throw DemoFolderError(
+                message: "\(path) exists and is not a folder: choose another --dir (kioskctl demo never deletes it)")
         }
         let entries: [String]
         do {
             entries = try fm.contentsOfDirectory(atPath: path)
         } catch {
-            throw DemoFolderError(message: "\(path) exists but cannot be listed (\(error.localizedDescription)): choose another --dir")
+            throw DemoFolderError(
+                message: "\(path) exists but cannot be listed (\(error.localizedDescription)): choose another --dir")
         }
         if entries.isEmpty { return }
-        let marked = entries.contains(markerName)
+        let marked =
+            entries.contains(markerName)
             || ((try? String(contentsOfFile: path + "/kiosk.conf", encoding: .utf8))?.hasPrefix(legacyHeader) ?? false)
             || isLegacyPartialDemo(path, entries: entries)
         guard marked else {
-            throw DemoFolderError(message: """
-                \(path) exists and was not made by 'kioskctl demo' (no \(markerName) file in it): choose another \
-                --dir, or move the folder away yourself; kioskctl demo never deletes a folder it did not make
-                """)
+            throw DemoFolderError(
+                message: """
+                    \(path) exists and was not made by 'kioskctl demo' (no \(markerName) file in it): choose another \
+                    --dir, or move the folder away yourself; kioskctl demo never deletes a folder it did not make
+                    """)
         }
         let foreign = entries.filter { !demoEntries.contains($0) }.sorted()
         guard foreign.isEmpty else {
-            throw DemoFolderError(message: """
-                \(path) is a demo folder but also holds \(foreign.joined(separator: ", ")), which kioskctl demo did not \
-                make: move those away first, or choose another --dir
-                """)
+            throw DemoFolderError(
+                message: """
+                    \(path) is a demo folder but also holds \(foreign.joined(separator: ", ")), which kioskctl demo did not \
+                    make: move those away first, or choose another --dir
+                    """)
         }
     }
 
     /// What a demo made before the marker left when its generator failed: only `images/`, holding the
     /// `unreadable-*.png` it wrote as it gave up.
     static func isLegacyPartialDemo(_ path: String, entries: [String]) -> Bool {
-        guard entries == ["images"], let images = try? FileManager.default.contentsOfDirectory(atPath: path + "/images") else {
+        guard entries == ["images"], let images = try? FileManager.default.contentsOfDirectory(atPath: path + "/images")
+        else {
             return false
         }
         return images.contains { $0.hasPrefix("unreadable-") }
@@ -85,7 +94,11 @@ public struct DemoFolder {
         var stagingInPlace = false
         defer { if !stagingInPlace { try? fm.removeItem(atPath: staging) } }
         let result = try make(staging)
-        guard fm.createFile(atPath: staging + "/" + Self.markerName, contents: Data("made by kioskctl demo; this folder is replaced by the next demo\n".utf8)) else {
+        guard
+            fm.createFile(
+                atPath: staging + "/" + Self.markerName,
+                contents: Data("made by kioskctl demo; this folder is replaced by the next demo\n".utf8))
+        else {
             throw DemoFolderError(message: "cannot write \(staging)/\(Self.markerName): is the folder writable?")
         }
         // Check again just before replacing: the folder may have changed while the demo was made.

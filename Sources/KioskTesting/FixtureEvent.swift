@@ -27,9 +27,11 @@ public struct FixtureEvent: Sendable {
             let last = Self.lastNames[Int.random(in: 0..<Self.lastNames.count, using: &rng)]
             let party = [1, 1, 1, 1, 2, 2, 3, 4][Int.random(in: 0..<8, using: &rng)]
             let notes = i % 17 == 3 ? Self.notes[i % Self.notes.count] : ""
-            guests.append(RosterGuest(
-                guest: GuestID.random(using: &rng), tenant: tenant, event: event, name: "\(first) \(last)",
-                email: Self.emailLocalPart("\(first).\(last)") + "\(i)@example.org", partySize: party, notes: notes))
+            guests.append(
+                RosterGuest(
+                    guest: GuestID.random(using: &rng), tenant: tenant, event: event, name: "\(first) \(last)",
+                    email: Self.emailLocalPart("\(first).\(last)") + "\(i)@example.org", partySize: party, notes: notes)
+            )
         }
     }
 
@@ -42,8 +44,9 @@ public struct FixtureEvent: Sendable {
     public var rosterCSV: String {
         var lines = ["guest_id,name,email,party_size,status,notes"]
         for g in guests {
-            lines.append([g.guest.text, g.name, g.email, String(g.partySize), g.status.rawValue, g.notes]
-                .map(Self.csvField).joined(separator: ","))
+            lines.append(
+                [g.guest.text, g.name, g.email, String(g.partySize), g.status.rawValue, g.notes]
+                    .map(Self.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -55,14 +58,21 @@ public struct FixtureEvent: Sendable {
     }
 
     static func csvField(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+            ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
 
-    static let firstNames = ["Anna", "Ben", "Chloé", "David", "Elif", "Farah", "Gustav", "Hana", "Ivan", "Julia", "Kofi",
-                             "Lena", "Mateo", "Nora", "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tomás", "Uma",
-                             "Viktor", "Wen", "Ximena", "Yusuf", "Zoë"]
-    static let lastNames = ["Smith", "Okafor", "Müller", "Rossi", "Nakamura", "García", "Novak", "Jensen", "O'Brien",
-                            "Kowalski", "Haddad", "Silva", "Dubois", "Ivanova", "Chen", "Andersson", "Papadopoulos",
-                            "Van der Berg", "Moreau", "Kaur"]
-    static let notes = ["VIP: escort to the front", "Wheelchair access", "Press", "Speaker", "Bring guest list, party of friends"]
+    static let firstNames = [
+        "Anna", "Ben", "Chloé", "David", "Elif", "Farah", "Gustav", "Hana", "Ivan", "Julia", "Kofi",
+        "Lena", "Mateo", "Nora", "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tomás", "Uma",
+        "Viktor", "Wen", "Ximena", "Yusuf", "Zoë",
+    ]
+    static let lastNames = [
+        "Smith", "Okafor", "Müller", "Rossi", "Nakamura", "García", "Novak", "Jensen", "O'Brien",
+        "Kowalski", "Haddad", "Silva", "Dubois", "Ivanova", "Chen", "Andersson", "Papadopoulos",
+        "Van der Berg", "Moreau", "Kaur",
+    ]
+    static let notes = [
+        "VIP: escort to the front", "Wheelchair access", "Press", "Speaker", "Bring guest list, party of friends",
+    ]
 }

@@ -42,7 +42,9 @@ struct HeldPass {
                 code: code, pixelsPerModule: max(6, (1.3 * recipe.moduleSize).rounded()), ink: ink, paper: paper,
                 using: &rng)
             object = .card(crumple?.applied(to: card, using: &rng) ?? card.image)
-            (size, codeOrigin, codeSide, pixelsPerModule) = (card.size, card.codeOrigin, card.codeSide, card.pixelsPerModule)
+            (size, codeOrigin, codeSide, pixelsPerModule) = (
+                card.size, card.codeOrigin, card.codeSide, card.pixelsPerModule
+            )
             grip = card.gripMargin
         case .phone(let pitch, let contrast, let darkMode):
             var screen = PhoneScreen(
@@ -50,7 +52,9 @@ struct HeldPass {
             screen.subpixelContrast = contrast
             screen.rowGap = 0.25 * contrast
             object = .phone(screen)
-            (size, codeOrigin, codeSide, pixelsPerModule) = (screen.size, screen.codeOrigin, screen.codeSide, screen.screenPixelsPerModule)
+            (size, codeOrigin, codeSide, pixelsPerModule) = (
+                screen.size, screen.codeOrigin, screen.codeSide, screen.screenPixelsPerModule
+            )
             grip = screen.bezel.x * 1.3
         }
     }

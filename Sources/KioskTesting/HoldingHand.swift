@@ -43,8 +43,10 @@ struct HoldingHand: Sendable {
         }
         // Holding the edge, the thumb comes up from below; pressing on the face, it lies across from the side.
         let tip = thumbTip ?? SIMD2(thumbEdge - (reach - 0.06) * outward, 0.72)
-        let base = thumbTip == nil ? SIMD2(thumbEdge + 0.35 * outward, 1.05) : SIMD2(thumbEdge + 0.45 * outward, tip.y + 0.12)
-        canvas.fillCapsule(from: place(base.x, base.y), to: place(tip.x, tip.y), radius: 0.06 * unit, value: skin * 1.05)
+        let base =
+            thumbTip == nil ? SIMD2(thumbEdge + 0.35 * outward, 1.05) : SIMD2(thumbEdge + 0.45 * outward, tip.y + 0.12)
+        canvas.fillCapsule(
+            from: place(base.x, base.y), to: place(tip.x, tip.y), radius: 0.06 * unit, value: skin * 1.05)
     }
 
     private func placer(_ mapping: Homography, _ size: SIMD2<Double>) -> (Double, Double) -> SIMD2<Double> {

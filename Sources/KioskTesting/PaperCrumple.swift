@@ -38,7 +38,8 @@ struct PaperCrumple: Sendable {
                         var fromY = py + fieldY.value(x: px, y: py) * displacement
                         var shade = 1 + reliefShading * relief.value(x: px, y: py)
                         for crease in creases {
-                            let distance = ((px - crease.x) * crease.normalX + (py - crease.y) * crease.normalY) / crease.width
+                            let distance =
+                                ((px - crease.x) * crease.normalX + (py - crease.y) * crease.normalY) / crease.width
                             let push = crease.shift * tanh(distance)
                             fromX += crease.normalX * push
                             fromY += crease.normalY * push

@@ -42,7 +42,8 @@ struct PhoneScreen: Sendable {
         let text: Float = darkMode ? 150 : 90
         let w = Double(width)
         screen.fillPolygon(rectangle(0, 0, w, 0.035 * Double(height)), value: darkMode ? 0 : 200)
-        screen.fillPolygon(rectangle(0.12 * w, Double(codeTop) - 6 * module, 0.88 * w, Double(codeTop) - 3.5 * module), value: text)
+        screen.fillPolygon(
+            rectangle(0.12 * w, Double(codeTop) - 6 * module, 0.88 * w, Double(codeTop) - 3.5 * module), value: text)
         for line in 0..<3 {
             let top = Double(codeTop + artwork.height) + (2 + 2.5 * Double(line)) * module
             screen.fillPolygon(rectangle(0.15 * w, top, rng.uniform(0.5, 0.85) * w, top + 1.2 * module), value: text)
@@ -57,7 +58,9 @@ struct PhoneScreen: Sendable {
     /// Paints the phone through `mapping` (phone pixels → frame), averaging `supersampling²` point samples per
     /// frame pixel as the sensor integrates over its area (which is what lets the pixel grid alias into moire).
     /// Records the phone's footprint in `coverage` when that has the canvas's size.
-    func draw(into canvas: inout SceneImage, through mapping: Homography, supersampling: Int, coverage: inout SceneImage) {
+    func draw(
+        into canvas: inout SceneImage, through mapping: Homography, supersampling: Int, coverage: inout SceneImage
+    ) {
         let phoneSize = size
         guard let box = canvas.pixelBox(covering: mapping, objectSize: phoneSize) else { return }
         let inverse = mapping.inverse.matrix

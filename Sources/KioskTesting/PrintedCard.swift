@@ -20,7 +20,8 @@ struct PrintedCard: Sendable {
         let artwork = code.rendered(pixelsPerModule: pixelsPerModule, quietZone: quietZone, dark: ink, light: paper)
         let margin = Int((2 * pixelsPerModule).rounded())
         let textHeight = Int((8 * pixelsPerModule).rounded())
-        image = SceneImage(width: artwork.width + 2 * margin, height: artwork.height + 2 * margin + textHeight, fill: paper)
+        image = SceneImage(
+            width: artwork.width + 2 * margin, height: artwork.height + 2 * margin + textHeight, fill: paper)
         self.pixelsPerModule = pixelsPerModule
         codeOrigin = SIMD2(repeating: Double(margin) + quietZone * pixelsPerModule)
         codeSide = Double(code.moduleCount) * pixelsPerModule

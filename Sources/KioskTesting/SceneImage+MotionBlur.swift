@@ -17,7 +17,8 @@ extension SceneImage {
                     for y in 0..<h {
                         let py = Double(y) + 0.5 + offset.y
                         for x in 0..<w {
-                            let value = bilinearSample(source, width: w, height: h, x: Double(x) + 0.5 + offset.x, y: py)
+                            let value = bilinearSample(
+                                source, width: w, height: h, x: Double(x) + 0.5 + offset.x, y: py)
                             destination[y * w + x] += value * weight
                         }
                     }

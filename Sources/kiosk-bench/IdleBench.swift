@@ -9,14 +9,15 @@ import KioskRuntime
 import KioskTesting
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A kiosk idling on a still scene: the capture loop's own work per frame (conversion from YUYV, motion, the
 /// decode gate, the live picture on an in-memory 1280x800 framebuffer), paced at 15 fps, CPU time measured
 /// with getrusage. The camera driver's own ioctls run in the kernel and are not included.
 struct IdleBench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "idle", abstract: "CPU of an idle kiosk; per-frame costs.")
+    static let configuration = CommandConfiguration(
+        commandName: "idle", abstract: "CPU of an idle kiosk; per-frame costs.")
 
     @Option(help: "Seconds of each idle run.") var seconds = 10.0
     @Option(help: "Frames per second.") var fps = 15.0
@@ -39,14 +40,17 @@ struct IdleBench: ParsableCommand {
         var rng = SplitMix64(seed: 5)
         let still = DoorScenes.empty(width: 640, height: 480, rng: &rng)
         let buffer = Self.yuyv(still)
-        let display = FramebufferDisplay(width: 1280, height: 800, layout: .xrgb8888(width: 1280, stride: 1280 * 4),
-                                         renderer: try ScreenRenderer(fonts: FontSet()))
+        let display = FramebufferDisplay(
+            width: 1280, height: 800, layout: .xrgb8888(width: 1280, stride: 1280 * 4),
+            renderer: try ScreenRenderer(fonts: FontSet()))
         let decoder = KioskDecoder()
         let status = DoorStatus(door: "Bench", mode: .auto, camera: .streaming("640x480 YUYV"), fps: 15)
         display.show(.ready(status))
 
         func convert() -> GrayFrame {
-            buffer.withUnsafeBytes { GrayConversion.grayFrame(from: $0, fourCC: "YUYV", width: 640, height: 480, bytesPerLine: 1280)! }
+            buffer.withUnsafeBytes {
+                GrayConversion.grayFrame(from: $0, fourCC: "YUYV", width: 640, height: 480, bytesPerLine: 1280)!
+            }
         }
         /// Runs the per-frame work at `fps` for `seconds`; returns the share of one core used.
         func idle(gated: Bool) -> (cpu: Double, decodes: Int) {
@@ -73,11 +77,22 @@ struct IdleBench: ParsableCommand {
         }
         let gated = idle(gated: true)
         let ungated = idle(gated: false)
-        print("## Idle kiosk, still scene, \(Int(fps)) fps for \(Int(seconds)) s (CPU time / wall time, one core = 100 %)\n")
-        print(table(["loop", "CPU", "decodes", "vs decoding and drawing every frame"], [
-            ["kiosk (motion-gated decoding and drawing)", String(format: "%.2f %%", gated.cpu * 100), "\(gated.decodes)", f3(gated.cpu / ungated.cpu)],
-            ["baseline: every frame decoded and drawn", String(format: "%.2f %%", ungated.cpu * 100), "\(ungated.decodes)", "1.000"],
-        ]))
+        print(
+            "## Idle kiosk, still scene, \(Int(fps)) fps for \(Int(seconds)) s (CPU time / wall time, one core = 100 %)\n"
+        )
+        print(
+            table(
+                ["loop", "CPU", "decodes", "vs decoding and drawing every frame"],
+                [
+                    [
+                        "kiosk (motion-gated decoding and drawing)", String(format: "%.2f %%", gated.cpu * 100),
+                        "\(gated.decodes)", f3(gated.cpu / ungated.cpu),
+                    ],
+                    [
+                        "baseline: every frame decoded and drawn", String(format: "%.2f %%", ungated.cpu * 100),
+                        "\(ungated.decodes)", "1.000",
+                    ],
+                ]))
         print("\n(target: under 2 % of one core; the kernel's V4L2 work is not counted here: see the HIL run)\n")
 
         // Per-frame costs next to decoding alone, on a frame with a pass in view.
@@ -85,25 +100,38 @@ struct IdleBench: ParsableCommand {
         let code = try QRCodeRenderer.render(try fixture.passURL(for: fixture.guests[0].guest))
         let withCode = DoorScenes.render(.plain, code: code.image, moduleSize: 8, severity: 0.2, rng: &rng)
         let codeBuffer = Self.yuyv(withCode)
-        var conversion: [Double] = [], motionCost: [Double] = [], drawing: [Double] = [], decoding: [Double] = []
+        var conversion: [Double] = []
+        var motionCost: [Double] = []
+        var drawing: [Double] = []
+        var decoding: [Double] = []
         var detector = MotionDetector()
         for _ in 0..<200 {
             var image = still
-            conversion.append(Stopwatch.milliseconds {
-                image = codeBuffer.withUnsafeBytes {
-                    GrayConversion.grayFrame(from: $0, fourCC: "YUYV", width: 640, height: 480, bytesPerLine: 1280)!
-                }
-            })
+            conversion.append(
+                Stopwatch.milliseconds {
+                    image = codeBuffer.withUnsafeBytes {
+                        GrayConversion.grayFrame(from: $0, fourCC: "YUYV", width: 640, height: 480, bytesPerLine: 1280)!
+                    }
+                })
             motionCost.append(Stopwatch.milliseconds { _ = detector.measure(image) })
             drawing.append(Stopwatch.milliseconds { display.showPreview(image, status: status) })
             decoding.append(Stopwatch.milliseconds { _ = decoder.decode(image) })
         }
         print("## Per frame at 640x480 with a pass in view (ms, median of 200)\n")
         let added = conversion.median + motionCost.median + drawing.median
-        print(table(["YUYV to grey", "motion", "live picture (1280x800)", "all three", "decoding alone", "added / decoding"], [[
-            f3(conversion.median), f3(motionCost.median), f3(drawing.median), f3(added), f3(decoding.median),
-            String(format: "%.1f %%", added / decoding.median * 100),
-        ]]))
+        print(
+            table(
+                [
+                    "YUYV to grey", "motion", "live picture (1280x800)", "all three", "decoding alone",
+                    "added / decoding",
+                ],
+                [
+                    [
+                        f3(conversion.median), f3(motionCost.median), f3(drawing.median), f3(added),
+                        f3(decoding.median),
+                        String(format: "%.1f %%", added / decoding.median * 100),
+                    ]
+                ]))
         print()
     }
 }

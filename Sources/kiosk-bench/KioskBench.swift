@@ -14,9 +14,13 @@ struct KioskBench: AsyncParsableCommand {
 struct AllBenches: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "all", abstract: "Every benchmark.")
     func run() async throws {
-        let p = try PipelineBench.parse([]); try await p.run()
-        let l = try LookupBench.parse([]); try l.run()
-        let r = try RobustnessBench.parse([]); try r.run()
-        let i = try IdleBench.parse([]); try i.run()
+        let p = try PipelineBench.parse([])
+        try await p.run()
+        let l = try LookupBench.parse([])
+        try l.run()
+        let r = try RobustnessBench.parse([])
+        try r.run()
+        let i = try IdleBench.parse([])
+        try i.run()
     }
 }

@@ -20,11 +20,15 @@ struct LookupBench: ParsableCommand {
         let event = EventID(1)
         var roster: [RosterGuest] = []
         for i in 0..<guests {
-            roster.append(RosterGuest(guest: GuestID.random(using: &rng), tenant: TenantID(1), event: event,
-                                      name: "Guest \(i) Example", email: "g\(i)@example.org"))
+            roster.append(
+                RosterGuest(
+                    guest: GuestID.random(using: &rng), tenant: TenantID(1), event: event,
+                    name: "Guest \(i) Example", email: "g\(i)@example.org"))
         }
         let loadMS = try Stopwatch.milliseconds { try store.upsertGuests(roster) }
-        var hit: [Double] = [], miss: [Double] = [], dict: [Double] = []
+        var hit: [Double] = []
+        var miss: [Double] = []
+        var dict: [Double] = []
         let index = Dictionary(uniqueKeysWithValues: roster.map { ($0.guest, $0) })
         for i in 0..<lookups {
             let g = roster[Int.random(in: 0..<roster.count, using: &rng)].guest
@@ -35,11 +39,23 @@ struct LookupBench: ParsableCommand {
             _ = i
         }
         print("## Roster lookup, \(guests) guests on disk (WAL), \(lookups) lookups; ms\n")
-        print(table(["lookup", "p50", "p99", "max", "p99 / in-memory dictionary p99"], [
-            ["SQLite, guest on roster", f3(hit.median), f3(hit.percentile(0.99)), f3(hit.max()!), f2(hit.percentile(0.99) / dict.percentile(0.99))],
-            ["SQLite, unknown guest", f3(miss.median), f3(miss.percentile(0.99)), f3(miss.max()!), f2(miss.percentile(0.99) / dict.percentile(0.99))],
-            ["baseline: Swift dictionary", f3(dict.median), f3(dict.percentile(0.99)), f3(dict.max()!), "1.00"],
-        ]))
+        print(
+            table(
+                ["lookup", "p50", "p99", "max", "p99 / in-memory dictionary p99"],
+                [
+                    [
+                        "SQLite, guest on roster", f3(hit.median), f3(hit.percentile(0.99)), f3(hit.max()!),
+                        f2(hit.percentile(0.99) / dict.percentile(0.99)),
+                    ],
+                    [
+                        "SQLite, unknown guest", f3(miss.median), f3(miss.percentile(0.99)), f3(miss.max()!),
+                        f2(miss.percentile(0.99) / dict.percentile(0.99)),
+                    ],
+                    [
+                        "baseline: Swift dictionary", f3(dict.median), f3(dict.percentile(0.99)), f3(dict.max()!),
+                        "1.00",
+                    ],
+                ]))
         print("\n(target: p99 under 0.2 ms; loading the roster took \(Int(loadMS)) ms)\n")
     }
 }

@@ -25,12 +25,21 @@ func table(_ header: [String], _ rows: [[String]]) -> String {
     var widths = header.map(\.count)
     for r in rows { for (i, c) in r.enumerated() { widths[i] = Swift.max(widths[i], c.count) } }
     func line(_ cells: [String]) -> String {
-        "| " + cells.enumerated().map { i, c in
-            i == 0 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
-                : String(repeating: " ", count: widths[i] - c.count) + c
-        }.joined(separator: " | ") + " |"
+        "| "
+            + cells.enumerated().map { i, c in
+                i == 0
+                    ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - c.count) + c
+            }.joined(separator: " | ") + " |"
     }
-    return ([line(header), "|" + widths.enumerated().map { i, w in i == 0 ? String(repeating: "-", count: w + 2) : String(repeating: "-", count: w + 1) + ":" }.joined(separator: "|") + "|"]
+    return
+        ([
+            line(header),
+            "|"
+                + widths.enumerated().map { i, w in
+                    i == 0 ? String(repeating: "-", count: w + 2) : String(repeating: "-", count: w + 1) + ":"
+                }.joined(separator: "|") + "|",
+        ]
         + rows.map(line)).joined(separator: "\n")
 }
 

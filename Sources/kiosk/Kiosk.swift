@@ -23,7 +23,10 @@ struct Kiosk: AsyncParsableCommand {
     @Option(help: "Replay the images of this folder as frames (in name order), print verdicts as JSON lines, exit.")
     var replay: String?
 
-    @Option(help: "Frames per second of the replay's virtual clock, \(KioskConfiguration.Limits.replayFPS.lowerBound) to \(KioskConfiguration.Limits.replayFPS.upperBound) (default: replay_fps, else idle_fps).")
+    @Option(
+        help:
+            "Frames per second of the replay's virtual clock, \(KioskConfiguration.Limits.replayFPS.lowerBound) to \(KioskConfiguration.Limits.replayFPS.upperBound) (default: replay_fps, else idle_fps)."
+    )
     var fps: Double?
 
     @Option(help: "Use this database file instead of the configuration's.")
@@ -32,9 +35,13 @@ struct Kiosk: AsyncParsableCommand {
     func validate() throws {
         let range = KioskConfiguration.Limits.replayFPS
         if let fps, !(fps.isFinite && range.contains(fps)) {
-            throw ValidationError("--fps must be a number from \(range.lowerBound) to \(range.upperBound) (frames per second of the replay's virtual clock), found \(fps)")
+            throw ValidationError(
+                "--fps must be a number from \(range.lowerBound) to \(range.upperBound) (frames per second of the replay's virtual clock), found \(fps)"
+            )
         }
-        if replay == nil, fps != nil { throw ValidationError("--fps applies to a replay only: add --replay DIR, or drop --fps") }
+        if replay == nil, fps != nil {
+            throw ValidationError("--fps applies to a replay only: add --replay DIR, or drop --fps")
+        }
         if let database, database.isEmpty { throw ValidationError("--database needs a file path") }
     }
 
@@ -45,7 +52,10 @@ struct Kiosk: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        if let database { settings.database = database.hasPrefix("/") ? database : FileManager.default.currentDirectoryPath + "/" + database }
+        if let database {
+            settings.database =
+                database.hasPrefix("/") ? database : FileManager.default.currentDirectoryPath + "/" + database
+        }
         let level = Logger.Level(configured: settings.logLevel)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -55,8 +65,9 @@ struct Kiosk: AsyncParsableCommand {
         let logger = Logger(label: "kiosk")
         do {
             if let replay {
-                let door = try Door(configuration: settings, display: TextStatusDisplay(colours: isatty(STDERR_FILENO) == 1),
-                                    camera: .replay)
+                let door = try Door(
+                    configuration: settings, display: TextStatusDisplay(colours: isatty(STDERR_FILENO) == 1),
+                    camera: .replay)
                 let fps = self.fps ?? settings.effectiveReplayFPS
                 try await ReplayRunner(door: door, logger: logger).run(directory: replay, fps: fps) { line in
                     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -64,9 +75,12 @@ struct Kiosk: AsyncParsableCommand {
             } else {
                 let display = try DisplayFactory.make(settings, logger: logger)
                 nonisolated(unsafe) let handOver = display  // used only by the service's task from here on
-                let camera: CameraState = if case .camera(let device) = settings.source { .opening(device) } else { .replay }
-                let group = LiveKiosk.serviceGroup(configuration: settings, configurationPath: config,
-                                                   keyboard: KeyboardInput(), logger: logger) { conf in
+                let camera: CameraState =
+                    if case .camera(let device) = settings.source { .opening(device) } else { .replay }
+                let group = LiveKiosk.serviceGroup(
+                    configuration: settings, configurationPath: config,
+                    keyboard: KeyboardInput(), logger: logger
+                ) { conf in
                     try Door(configuration: conf, display: handOver, camera: camera)
                 }
                 try await group.run()

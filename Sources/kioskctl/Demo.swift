@@ -30,7 +30,8 @@ struct Demo: ParsableCommand {
 
     func validate() throws {
         guard Self.guestRange.contains(guests) else {
-            throw ValidationError("--guests must be from \(Self.guestRange.lowerBound) to \(Self.guestRange.upperBound), found \(guests)")
+            throw ValidationError(
+                "--guests must be from \(Self.guestRange.lowerBound) to \(Self.guestRange.upperBound), found \(guests)")
         }
         guard !dir.isEmpty else { throw ValidationError("--dir needs a folder path") }
         do {
@@ -50,13 +51,18 @@ struct Demo: ParsableCommand {
             throw ValidationError(error.description)
         }
         for o in omitted {
-            FileHandle.standardError.write(Data("kioskctl demo: left out \(o.file): \(o.reason) (see omitted in \(dir)/manifest.json)\n".utf8))
+            FileHandle.standardError.write(
+                Data("kioskctl demo: left out \(o.file): \(o.reason) (see omitted in \(dir)/manifest.json)\n".utf8))
         }
-        print("demo event \(summary.event) in \(dir): \(summary.guests) guests in \(dir)/kiosk.db, \(summary.images) door images in \(dir)/images")
+        print(
+            "demo event \(summary.event) in \(dir): \(summary.guests) guests in \(dir)/kiosk.db, \(summary.images) door images in \(dir)/images"
+        )
     }
 
     /// Writes a complete demo into `dir` (an empty folder).
-    static func make(in dir: String, seed: UInt64, guests: Int) throws -> ((event: UInt32, guests: Int, images: Int), [TestManifest.Omission]) {
+    static func make(in dir: String, seed: UInt64, guests: Int) throws -> (
+        (event: UInt32, guests: Int, images: Int), [TestManifest.Omission]
+    ) {
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
         let fixture = try FixtureEvent(seed: seed, guestCount: guests, randomKeys: true)
@@ -66,7 +72,8 @@ struct Demo: ParsableCommand {
         try fm.moveItem(atPath: dir + "/images/keys", toPath: dir + "/keys")
         try fm.moveItem(atPath: dir + "/images/roster.csv", toPath: dir + "/roster.csv")
         try fm.moveItem(atPath: dir + "/images/manifest.json", toPath: dir + "/manifest.json")
-        try writeKeyFiles(fixture.issuerKey, privatePath: dir + "/keys/issuer-1.key.pem", publicPath: dir + "/keys/issuer-1.pub.pem")
+        try writeKeyFiles(
+            fixture.issuerKey, privatePath: dir + "/keys/issuer-1.key.pem", publicPath: dir + "/keys/issuer-1.pub.pem")
         let conf = """
             # Demo kiosk made by 'kioskctl demo' (seed \(seed)).
             door = Demo door

@@ -27,7 +27,8 @@ struct Keygen: ParsableCommand {
         let privatePath = out + ".key.pem"
         let publicPath = out + ".pub.pem"
         for path in [privatePath, publicPath] where !force && FileManager.default.fileExists(atPath: path) {
-            throw ValidationError("\(path) exists; pass --force to overwrite it (passes signed with the old key stop verifying)")
+            throw ValidationError(
+                "\(path) exists; pass --force to overwrite it (passes signed with the old key stop verifying)")
         }
         let key = try Ed25519PrivateKey.generate()
         try writeKeyFiles(key, privatePath: privatePath, publicPath: publicPath)
@@ -42,8 +43,11 @@ struct Keygen: ParsableCommand {
 func writeKeyFiles(_ key: Ed25519PrivateKey, privatePath: String, publicPath: String) throws {
     let folder = (privatePath as NSString).deletingLastPathComponent
     if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-    guard FileManager.default.createFile(atPath: privatePath, contents: Data(try key.pem().utf8),
-                                         attributes: [.posixPermissions: 0o600]) else {
+    guard
+        FileManager.default.createFile(
+            atPath: privatePath, contents: Data(try key.pem().utf8),
+            attributes: [.posixPermissions: 0o600])
+    else {
         throw ValidationError("cannot write \(privatePath)")
     }
     try Data(try key.publicKey.pem().utf8).write(to: URL(fileURLWithPath: publicPath))

@@ -32,7 +32,9 @@ struct Roster: ParsableCommand {
             let store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
             do {
                 let n = try store.importRoster(csvBytes: [UInt8](data), tenant: settings.tenant, event: settings.event)
-                print("imported \(n) guests into \(path) (event \(settings.event)); \(try store.guestCount(event: settings.event)) on the roster")
+                print(
+                    "imported \(n) guests into \(path) (event \(settings.event)); \(try store.guestCount(event: settings.event)) on the roster"
+                )
             } catch {
                 throw ValidationError("\(csv): \(error)")
             }

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import KioskCore
 
 @Suite struct CapturePolicyTests {
     let t0 = Date(timeIntervalSince1970: 1_000)
-    let settings = CapturePolicy.Settings(idleFPS: 15, activeFPS: 30, motionThreshold: 8, quietTime: 2, idleDecodeInterval: 2)
+    let settings = CapturePolicy.Settings(
+        idleFPS: 15, activeFPS: 30, motionThreshold: 8, quietTime: 2, idleDecodeInterval: 2)
 
     func observe(_ p: inout CapturePolicy, _ motion: Double, _ t: Double) -> DecodeEffort {
         p.observe(motion: motion, at: t0 + t)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KioskCore
 
 @Suite struct ConfigurationTests {
@@ -6,27 +7,27 @@ import Testing
 
     @Test func parsesEveryKey() throws {
         let text = """
-        # a door
-        door = "North gate"
-        tenant = 7
-        event = 4711
-        trusted_key = 1 keys/issuer-1.pub.pem
-        trusted_key = 2 ed25519:AAAA
-        database = state/kiosk.db
-        mode = confirm
-        source = camera:/dev/kiosk-camera
-        display = text
-        repeat_window = 2.5s
-        replay_fps = 0.2
-        idle_fps = 10
-        active_fps = 25
-        motion_threshold = 6
-        quiet_time = 4s
-        capture_size = 1280x720
-        decoder_passes = full, half, inverted
-        decoder_max_side = 1600
-        log_level = debug
-        """
+            # a door
+            door = "North gate"
+            tenant = 7
+            event = 4711
+            trusted_key = 1 keys/issuer-1.pub.pem
+            trusted_key = 2 ed25519:AAAA
+            database = state/kiosk.db
+            mode = confirm
+            source = camera:/dev/kiosk-camera
+            display = text
+            repeat_window = 2.5s
+            replay_fps = 0.2
+            idle_fps = 10
+            active_fps = 25
+            motion_threshold = 6
+            quiet_time = 4s
+            capture_size = 1280x720
+            decoder_passes = full, half, inverted
+            decoder_max_side = 1600
+            log_level = debug
+            """
         let c = try KioskConfiguration.parse(text, file: "k.conf", baseDirectory: "/etc/kiosk")
         #expect(c.door == "North gate")
         #expect(c.tenant == TenantID(7) && c.event == EventID(4711))

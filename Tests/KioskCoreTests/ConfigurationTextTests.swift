@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KioskCore
 
 /// kiosk.conf as editors and accidents write it: line endings, byte order marks, NUL bytes, other encodings,
@@ -17,7 +18,10 @@ import Testing
     @Test(arguments: ["\n", "\r\n", "\r"])
     func anErrorInACRLFFileNamesItsLine(ending: String) {
         let text = (body + ["mode = sometimes"]).joined(separator: ending) + ending
-        #expect(throws: ConfigurationError(file: "k.conf", line: 5, message: "'mode' must be 'auto' or 'confirm', found 'sometimes'")) {
+        #expect(
+            throws: ConfigurationError(
+                file: "k.conf", line: 5, message: "'mode' must be 'auto' or 'confirm', found 'sometimes'")
+        ) {
             try KioskConfiguration.parse(text, file: "k.conf")
         }
     }

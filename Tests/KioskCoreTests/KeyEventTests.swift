@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KioskCore
 
 @Suite struct KeyEventTests {

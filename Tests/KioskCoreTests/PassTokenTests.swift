@@ -1,10 +1,12 @@
 import Testing
+
 @testable import KioskCore
 
 @Suite struct PassTokenTests {
     static let guest = GuestID(bytes: Array(1...10))!
-    static let token = PassToken(keyID: 513, tenant: TenantID(7), event: EventID(4711), guest: guest,
-                                 signature: Array(repeating: 0xAB, count: 64))
+    static let token = PassToken(
+        keyID: 513, tenant: TenantID(7), event: EventID(4711), guest: guest,
+        signature: Array(repeating: 0xAB, count: 64))
 
     @Test func binaryLayoutIsAsDocumented() {
         let b = Self.token.bytes
@@ -50,7 +52,9 @@ import Testing
 
     @Test func rejectsGarbageInvalidUTF8AndHugePayloads() {
         #expect(throws: PassFormatError.notText) { try PassToken(payload: [0xFF, 0xFE, 0x41]) }
-        #expect(throws: PassFormatError.tooLong(bytes: 3000)) { try PassToken(payload: [UInt8](repeating: 0x41, count: 3000)) }
+        #expect(throws: PassFormatError.tooLong(bytes: 3000)) {
+            try PassToken(payload: [UInt8](repeating: 0x41, count: 3000))
+        }
     }
 
     @Test func namesAnUnsupportedVersion() {

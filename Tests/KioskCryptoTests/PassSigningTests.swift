@@ -1,5 +1,6 @@
-import Testing
 import KioskCore
+import Testing
+
 @testable import KioskCrypto
 
 @Suite struct PassSigningTests {
@@ -12,7 +13,9 @@ import KioskCore
         return PassValidator(tenant: TenantID(7), event: EventID(4711), verifier: trusted)
     }
 
-    func issue(keyID: KeyID = 1, key: Ed25519PrivateKey? = nil, tenant: UInt32 = 7, event: UInt32 = 4711) throws -> PassToken {
+    func issue(keyID: KeyID = 1, key: Ed25519PrivateKey? = nil, tenant: UInt32 = 7, event: UInt32 = 4711) throws
+        -> PassToken
+    {
         try PassIssuer(keyID: keyID, tenant: TenantID(tenant), event: EventID(event), privateKey: key ?? issuerKey)
             .issue(for: GuestID.random())
     }

@@ -44,8 +44,9 @@ import Testing
         let light = (40..<160).filter { $0 / 5 % 2 == 1 }.map { Int(normalized[$0, 50]) }
         #expect(dark.max()! + 20 < light.min()!)
         // A flat frame stays flat mid-grey.
-        #expect(ImagePreprocessing.contrastNormalized(GrayFrame(width: 50, height: 40, fill: 200)).pixels.allSatisfy {
-            $0 == 128
-        })
+        #expect(
+            ImagePreprocessing.contrastNormalized(GrayFrame(width: 50, height: 40, fill: 200)).pixels.allSatisfy {
+                $0 == 128
+            })
     }
 }

@@ -5,8 +5,9 @@ import Testing
 
 /// The text display shows the same colours and words as the framebuffer: both come from the core.
 @Suite struct TextStatusDisplayTests {
-    let ada = GuestSummary(guest: GuestID(text: "AAAAAAAAAAAAAAAA")!, name: "Ada Lovelace", partySize: 2,
-                           notes: "Wheelchair access")
+    let ada = GuestSummary(
+        guest: GuestID(text: "AAAAAAAAAAAAAAAA")!, name: "Ada Lovelace", partySize: 2,
+        notes: "Wheelchair access")
     let display = TextStatusDisplay()
 
     func status(_ connection: SyncConnection, camera: CameraState = .streaming("640x480 YUYV")) -> DoorStatus {
@@ -14,13 +15,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (Verdict.admitted(GuestSummary(guest: GuestID(text: "AAAAAAAAAAAAAAAA")!, name: "A", partySize: 1, notes: ""), arrived: 1), "GREEN ▌ WELCOME"),
+        (
+            Verdict.admitted(
+                GuestSummary(guest: GuestID(text: "AAAAAAAAAAAAAAAA")!, name: "A", partySize: 1, notes: ""), arrived: 1),
+            "GREEN ▌ WELCOME"
+        ),
         (Verdict.notValidHere, "RED ▌ NOT VALID HERE"),
         (Verdict.notInRoster, "BLUE ▌ NOT IN ROSTER"),
         (Verdict.recordFailed("disk full"), "RED ▌ CANNOT RECORD"),
     ])
     func theHeadlineCarriesTheVerdictsColour(verdict: Verdict, headline: String) {
-        let text = display.render(.verdict(ScanResult(verdict: verdict, at: Date(), source: .camera, auditReason: ""), status(.standalone)))
+        let text = display.render(
+            .verdict(ScanResult(verdict: verdict, at: Date(), source: .camera, auditReason: ""), status(.standalone)))
         #expect(text.hasPrefix(headline), "\(text)")
     }
 

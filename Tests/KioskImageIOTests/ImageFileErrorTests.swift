@@ -3,7 +3,7 @@ import KioskImageIO
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct ImageFileErrorTests {

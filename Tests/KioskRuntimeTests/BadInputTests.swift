@@ -2,15 +2,17 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskRuntime
-@testable import KioskStore
 import Logging
 import Testing
+
+@testable import KioskStore
 
 /// Malformed things get a clear error or verdict and lose nothing already recorded.
 @Suite struct BadInputTests {
     @Test func aFileThatIsNotSQLiteIsNamed() throws {
         let folder = Fixtures.temporaryFolder()
-        try Data("this is not a database, it is a shopping list\n".utf8).write(to: URL(fileURLWithPath: folder + "/kiosk.db"))
+        try Data("this is not a database, it is a shopping list\n".utf8).write(
+            to: URL(fileURLWithPath: folder + "/kiosk.db"))
         var c = try Fixtures.configuration(folder: folder)
         c.database = folder + "/kiosk.db"
         do {
@@ -25,22 +27,29 @@ import Testing
     @Test func aCorruptImageInTheReplayIsSkippedAndNamed() async throws {
         let folder = Fixtures.temporaryFolder()
         try FileManager.default.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/b.png")
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/a.png"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(
+            to: URL(fileURLWithPath: folder + "/a.png"))
         let door = try Fixtures.door()
-        let records = try await ReplayRunner(door: door, logger: Logger(label: "t")).run(directory: folder, fps: 1) { _ in }
+        let records = try await ReplayRunner(door: door, logger: Logger(label: "t")).run(directory: folder, fps: 1) {
+            _ in
+        }
         #expect(records.map(\.file) == ["b.png"])
     }
 
     @Test func anEmptyReplayFolderIsAnError() async throws {
         let door = try Fixtures.door()
         await #expect(throws: KioskError.self) {
-            try await ReplayRunner(door: door, logger: Logger(label: "t")).run(directory: Fixtures.temporaryFolder(), fps: 1) { _ in }
+            try await ReplayRunner(door: door, logger: Logger(label: "t")).run(
+                directory: Fixtures.temporaryFolder(), fps: 1
+            ) { _ in }
         }
     }
 
     @Test func aLockedDatabaseGivesRecordFailedAndKeepsEarlierCheckIns() throws {
         let door = try Fixtures.door()
-        let guests = try door.store.searchGuests(prefix: "", event: door.configuration.event, limit: 1000).filter { $0.status == .active }
+        let guests = try door.store.searchGuests(prefix: "", event: door.configuration.event, limit: 1000).filter {
+            $0.status == .active
+        }
         let t = Date()
         #expect(door.pipeline.checkManually(guest: guests[0].guest, at: t, typed: "x").verdict.name == "admitted")
         // Another process takes the write lock.
@@ -58,7 +67,10 @@ import Testing
         try other.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
         #expect(try door.store.checkIns(event: door.configuration.event).map(\.guest) == [guests[0].guest])
         #expect(door.pipeline.checkManually(guest: guests[1].guest, at: t, typed: "y").verdict.name == "admitted")
-        #expect(try door.store.auditLog(limit: 4).map(\.verdict) == ["admitted", "record_failed", "not_in_roster", "admitted"])
+        #expect(
+            try door.store.auditLog(limit: 4).map(\.verdict) == [
+                "admitted", "record_failed", "not_in_roster", "admitted",
+            ])
     }
 
     @Test func aBrokenConfigurationNamesFileAndLine() throws {
@@ -76,7 +88,8 @@ import Testing
 @Suite struct TrustedKeyErrorTests {
     @Test func aMissingKeyFileNamesTheConfigurationFileAndLine() throws {
         let folder = Fixtures.temporaryFolder()
-        try "door = A\ntrusted_key = 1 keys/missing.pub.pem\n".write(toFile: folder + "/door.conf", atomically: true, encoding: .utf8)
+        try "door = A\ntrusted_key = 1 keys/missing.pub.pem\n".write(
+            toFile: folder + "/door.conf", atomically: true, encoding: .utf8)
         var c = try ConfigurationFile.load(folder + "/door.conf")
         c.database = folder + "/kiosk.db"
         do {

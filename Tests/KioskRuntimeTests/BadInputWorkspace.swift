@@ -1,5 +1,4 @@
 import Foundation
-
 import GRDB
 
 /// The folder a catalogue case runs in (`{dir}`): a copy of a demo-like door made once per test run, the case

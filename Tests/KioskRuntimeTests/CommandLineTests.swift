@@ -12,10 +12,13 @@ import Testing
             .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(db)")
             .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
+        let imported = try Fixtures.run(
+            "kioskctl",
+            ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
         #expect(imported.1.contains("imported 300 guests"))
-        let (code, out, stderr) = try Fixtures.run("kiosk", ["--config", folder + "/kiosk.conf", "--replay", Fixtures.testImages])
+        let (code, out, stderr) = try Fixtures.run(
+            "kiosk", ["--config", folder + "/kiosk.conf", "--replay", Fixtures.testImages])
         #expect(code == 0, "\(stderr)")
         let lines = out.split(separator: "\n")
         let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -45,8 +48,10 @@ import Testing
 
     @Test func aBrokenConfigurationStopsTheKioskWithFileAndLine() throws {
         let folder = Fixtures.temporaryFolder()
-        try "trusted_key = 1 x.pem\nrepeat_window = later\n".write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let (code, _, err) = try Fixtures.run("kiosk", ["--config", folder + "/kiosk.conf", "--replay", Fixtures.testImages])
+        try "trusted_key = 1 x.pem\nrepeat_window = later\n".write(
+            toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        let (code, _, err) = try Fixtures.run(
+            "kiosk", ["--config", folder + "/kiosk.conf", "--replay", Fixtures.testImages])
         #expect(code != 0)
         #expect(err.contains("kiosk.conf:2:") && err.contains("repeat_window"))
     }
@@ -57,8 +62,12 @@ import Testing
         #expect(keygen.0 == 0, "\(keygen.2)")
         let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/issuer.key.pem")
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let issued = try Fixtures.run("kioskctl", ["issue", "--key", folder + "/issuer.key.pem", "--key-id", "3", "--tenant", "7",
-                                                    "--event", "4711", "--png", folder + "/pass.png"])
+        let issued = try Fixtures.run(
+            "kioskctl",
+            [
+                "issue", "--key", folder + "/issuer.key.pem", "--key-id", "3", "--tenant", "7",
+                "--event", "4711", "--png", folder + "/pass.png",
+            ])
         #expect(issued.0 == 0, "\(issued.2)")
         let url = issued.1.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(url.hasPrefix("HTTPS://PASS.EXAMPLE.ORG/P/"))

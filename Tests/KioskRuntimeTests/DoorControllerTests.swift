@@ -22,7 +22,9 @@ import Testing
 
     func activeGuest(_ door: Door, _ index: Int = 40) throws -> RosterGuest {
         let manifestGuests = Set(try Fixtures.manifest().entries.flatMap(\.codes))
-        return try roster(door).filter { g in g.status == .active && !manifestGuests.contains { $0.hasSuffix(g.guest.text) } }[index]
+        return try roster(door).filter { g in
+            g.status == .active && !manifestGuests.contains { $0.hasSuffix(g.guest.text) }
+        }[index]
     }
 
     @Test func aTypedConfirmationCodeChecksTheGuestIn() throws {
@@ -40,11 +42,15 @@ import Testing
     @Test func theStatusLineCountsEachQueuedCheckInAsItIsShown() throws {
         let display = RecordingDisplay()
         let door = try Fixtures.door(display: display)
-        let first = try activeGuest(door, 10), second = try activeGuest(door, 11)
+        let first = try activeGuest(door, 10)
+        let second = try activeGuest(door, 11)
         _ = type(first.guest.text + "\r", into: door, at: t0)
         _ = type(second.guest.text + "\r", into: door, at: t0 + 5)
         _ = type(first.guest.text + "\r", into: door, at: t0 + 10)  // a repeat queues nothing
-        guard case .verdict(_, let status) = display.last else { Issue.record("no verdict shown"); return }
+        guard case .verdict(_, let status) = display.last else {
+            Issue.record("no verdict shown")
+            return
+        }
         #expect(status.pendingCheckIns == 2)
         #expect(try door.store.pendingCount() == 2)
     }
@@ -57,7 +63,10 @@ import Testing
         let matches = try door.store.searchGuests(prefix: surname, event: door.configuration.event, limit: 10)
         try #require(matches.count > 1, "fixture should have several guests named \(surname)")
         #expect(type(surname.lowercased() + "\r", into: door, at: t0) == nil)
-        guard case .manualEntry(_, let listed, _) = display.last else { Issue.record("no list shown"); return }
+        guard case .manualEntry(_, let listed, _) = display.last else {
+            Issue.record("no list shown")
+            return
+        }
         let index = try #require(listed.firstIndex { $0.guest == guest.guest })
         let result = type(String(index + 1), into: door, at: t0)
         #expect(result?.verdict.name == "admitted")

@@ -31,7 +31,9 @@ enum Fixtures {
     }
 
     /// The shipped kiosk.conf, with its database moved to a fresh temporary folder.
-    static func configuration(mode: CheckInMode = .auto, folder: String = temporaryFolder()) throws -> KioskConfiguration {
+    static func configuration(mode: CheckInMode = .auto, folder: String = temporaryFolder()) throws
+        -> KioskConfiguration
+    {
         var c = try ConfigurationFile.load(configPath)
         c.database = folder + "/kiosk.db"
         c.mode = mode
@@ -42,20 +44,24 @@ enum Fixtures {
     static func door(mode: CheckInMode = .auto, display: any StatusDisplay = RecordingDisplay()) throws -> Door {
         let c = try configuration(mode: mode)
         let door = try Door(configuration: c, display: display, camera: .replay, databaseMode: .createIfMissing)
-        _ = try door.store.importRoster(csv: String(contentsOfFile: testImages + "/roster.csv", encoding: .utf8),
-                                        tenant: c.tenant, event: c.event)
+        _ = try door.store.importRoster(
+            csv: String(contentsOfFile: testImages + "/roster.csv", encoding: .utf8),
+            tenant: c.tenant, event: c.event)
         return door
     }
 
     static func manifest() throws -> TestManifest { try TestManifest.load(testImages + "/manifest.json") }
 
     /// Runs an executable of the package; returns its exit status, standard output and standard error.
-    static func run(_ executable: String, _ arguments: [String], currentDirectory: String = packageRoot) throws -> (Int32, String, String) {
+    static func run(_ executable: String, _ arguments: [String], currentDirectory: String = packageRoot) throws -> (
+        Int32, String, String
+    ) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: productsFolder + "/" + executable)
         p.arguments = arguments
         p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice

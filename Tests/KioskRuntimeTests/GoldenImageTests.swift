@@ -13,9 +13,11 @@ import Testing
 
     @Test func theManifestCoversEveryCase() throws {
         let conditions = Set(Self.entries.map(\.condition))
-        for needed in ["plain", "wrong-event", "other-tenant", "forged-signature", "unknown-key", "cancelled",
-                       "not-in-roster", "no-code", "two-codes", "random-url", "garbage", "invalid-utf8", "truncated",
-                       "padded"] + DoorCondition.allCases.map(\.rawValue) {
+        for needed in [
+            "plain", "wrong-event", "other-tenant", "forged-signature", "unknown-key", "cancelled",
+            "not-in-roster", "no-code", "two-codes", "random-url", "garbage", "invalid-utf8", "truncated",
+            "padded",
+        ] + DoorCondition.allCases.map(\.rawValue) {
             #expect(conditions.contains(needed), "no test image for \(needed)")
         }
         let verdicts = Set(Self.entries.flatMap(\.verdicts))
@@ -48,7 +50,9 @@ import Testing
         let audit = try door.store.auditLog(limit: 1000)
         #expect(audit.count == records.count)
         let reasons = Dictionary(grouping: audit, by: \.verdict)["not_valid_here"]?.map(\.reason) ?? []
-        for fragment in ["another event", "another tenant", "signature does not verify", "unknown key id 9", "malformed"] {
+        for fragment in [
+            "another event", "another tenant", "signature does not verify", "unknown key id 9", "malformed",
+        ] {
             #expect(reasons.contains { $0.contains(fragment) }, "no audit reason mentioning \(fragment)")
         }
     }
@@ -57,7 +61,9 @@ import Testing
         let door = try Fixtures.door()
         let runner = ReplayRunner(door: door, logger: Logger(label: "test"))
         let first = try await runner.run(directory: Fixtures.testImages, fps: 0.2) { _ in }
-        let second = try await runner.run(directory: Fixtures.testImages, fps: 0.2, start: Date().addingTimeInterval(3600)) { _ in }
+        let second = try await runner.run(
+            directory: Fixtures.testImages, fps: 0.2, start: Date().addingTimeInterval(3600)
+        ) { _ in }
         #expect(first.filter { $0.verdict == "admitted" }.count > 10)
         #expect(second.filter { $0.verdict == "admitted" }.isEmpty)
         let checkIns = try door.store.checkIns(event: door.configuration.event)

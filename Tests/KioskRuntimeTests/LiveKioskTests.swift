@@ -8,22 +8,28 @@ import Testing
     @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() throws {
         let folder = Fixtures.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/frames/a.png")
+        try FileManager.default.copyItem(
+            atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/frames/a.png")
         let conf = try String(contentsOfFile: Fixtures.configPath, encoding: .utf8)
             .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(folder)/kiosk.db")
             .replacingOccurrences(of: "source = replay:test-images", with: "source = replay:\(folder)/frames")
             .replacingOccurrences(of: "replay_fps = 0.2", with: "replay_fps = 10")
             .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
+        let imported = try Fixtures.run(
+            "kioskctl",
+            ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
         let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting)
-        let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }.last!
+        let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }
+            .last!
 
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
         p.arguments = ["--config", folder + "/kiosk.conf"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         p.standardInput = input
         p.standardOutput = output
         p.standardError = errors
@@ -48,14 +54,17 @@ import Testing
     @Test func aReplayingKioskFeedsTheWatchdogAndStopsGracefully() throws {
         let folder = Fixtures.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/frames/a.png")
+        try FileManager.default.copyItem(
+            atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/frames/a.png")
         let conf = try String(contentsOfFile: Fixtures.configPath, encoding: .utf8)
             .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(folder)/kiosk.db")
             .replacingOccurrences(of: "source = replay:test-images", with: "source = replay:\(folder)/frames")
             .replacingOccurrences(of: "replay_fps = 0.2", with: "replay_fps = 10")
             .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
+        let imported = try Fixtures.run(
+            "kioskctl",
+            ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
 
         let systemd = try NotifySocket()
@@ -66,7 +75,8 @@ import Testing
         environment["NOTIFY_SOCKET"] = systemd.path
         environment["WATCHDOG_USEC"] = "600000"
         p.environment = environment
-        let input = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let errors = Pipe()
         p.standardInput = input
         p.standardOutput = FileHandle.nullDevice
         p.standardError = errors

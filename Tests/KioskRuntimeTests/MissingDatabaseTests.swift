@@ -35,8 +35,12 @@ import Testing
         #expect(status.2.contains("\(db) does not exist"), "\(status.2)")
         #expect(!FileManager.default.fileExists(atPath: db))
 
-        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf",
-                                                     "--csv", Fixtures.testImages + "/roster.csv"])
+        let imported = try Fixtures.run(
+            "kioskctl",
+            [
+                "roster", "import", "--config", folder + "/kiosk.conf",
+                "--csv", Fixtures.testImages + "/roster.csv",
+            ])
         #expect(imported.0 == 0, "\(imported.2)")
         let after = try Fixtures.run("kioskctl", ["status", "--config", folder + "/kiosk.conf"])
         #expect(after.0 == 0, "\(after.2)")
@@ -52,8 +56,12 @@ import Testing
         let csv = Data("guest_id,name\nAEAQCAIBAEAQCAIB,M".utf8) + Data([0xFC]) + Data("ller\n".utf8)
         try csv.write(to: URL(fileURLWithPath: folder + "/roster.csv"))
 
-        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", folder + "/kiosk.conf",
-                                                     "--csv", folder + "/roster.csv"])
+        let imported = try Fixtures.run(
+            "kioskctl",
+            [
+                "roster", "import", "--config", folder + "/kiosk.conf",
+                "--csv", folder + "/roster.csv",
+            ])
         #expect(imported.0 != 0)
         #expect(imported.2.contains("\(folder)/roster.csv: line 2: byte 0xFC"), "\(imported.2)")
         #expect(imported.2.contains("save the file as UTF-8"))

@@ -14,41 +14,48 @@ import Testing
         try fm.copyItem(atPath: Fixtures.testImages + "/keys/issuer-1.pub.pem", toPath: door + "/keys/issuer-1.pub.pem")
         try fm.copyItem(atPath: Fixtures.testImages + "/roster.csv", toPath: door + "/roster.csv")
         try fm.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: door + "/images/001-valid.png")
-        let lines = ["# written on Windows", "door = Side door", "tenant = 7", "event = 4711",
-                     "trusted_key = 1 keys/issuer-1.pub.pem", "database = kiosk.db", "source = replay:images",
-                     "display = text", extra]
+        let lines = [
+            "# written on Windows", "door = Side door", "tenant = 7", "event = 4711",
+            "trusted_key = 1 keys/issuer-1.pub.pem", "database = kiosk.db", "source = replay:images",
+            "display = text", extra,
+        ]
         try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: URL(fileURLWithPath: door + "/kiosk.conf"))
         return (parent, door)
     }
 
     @Test func aRelativeConfigWorksFromAnyFolderWithCRLFLines() throws {
         let (parent, door) = try Self.doorFolder()
-        let imported = try Fixtures.run("kioskctl", ["roster", "import", "--config", "kiosk.conf", "--csv", "roster.csv"],
-                                        currentDirectory: door)
+        let imported = try Fixtures.run(
+            "kioskctl", ["roster", "import", "--config", "kiosk.conf", "--csv", "roster.csv"],
+            currentDirectory: door)
         #expect(imported.0 == 0, "\(imported.2)")
         #expect(imported.1.contains("imported 300 guests"))
         #expect(FileManager.default.fileExists(atPath: door + "/kiosk.db"))
-        let replay = try Fixtures.run("kiosk", ["--config", "door/kiosk.conf", "--replay", "door/images"], currentDirectory: parent)
+        let replay = try Fixtures.run(
+            "kiosk", ["--config", "door/kiosk.conf", "--replay", "door/images"], currentDirectory: parent)
         #expect(replay.0 == 0, "\(replay.2)")
         #expect(replay.1.contains("\"admitted\""), "\(replay.1)")
         let status = try Fixtures.run("kioskctl", ["status", "--config", "kiosk.conf"], currentDirectory: door)
         #expect(status.0 == 0, "\(status.2)")
         #expect(status.1.contains("door Side door, event 4711: 300 guests, 1 checked in"), "\(status.1)")
-        let fromAbove = try Fixtures.run("kioskctl", ["status", "--config", "./door/kiosk.conf"], currentDirectory: parent)
+        let fromAbove = try Fixtures.run(
+            "kioskctl", ["status", "--config", "./door/kiosk.conf"], currentDirectory: parent)
         #expect(fromAbove.0 == 0 && fromAbove.1.contains("1 checked in"), "\(fromAbove.2)")
     }
 
     @Test(arguments: ["1e-300", "0", "-1", "nan", "inf", "1e300", "5000"])
     func anImpossibleReplayRateIsRefused(fps: String) throws {
         let (_, door) = try Self.doorFolder()
-        let (code, _, err) = try Fixtures.run("kiosk", ["--config", door + "/kiosk.conf", "--replay", door + "/images", "--fps=" + fps])
+        let (code, _, err) = try Fixtures.run(
+            "kiosk", ["--config", door + "/kiosk.conf", "--replay", door + "/images", "--fps=" + fps])
         #expect(code == 64, "\(err)")
         #expect(err.contains("--fps must be a number from 0.1 to 1000"), "\(err)")
     }
 
     @Test func aNULByteInTheConfigurationIsRefusedWithFileAndLine() throws {
         let (_, door) = try Self.doorFolder(conf: "door = Side\0door")
-        let (code, _, err) = try Fixtures.run("kiosk", ["--config", door + "/kiosk.conf", "--replay", door + "/images"])
+        let (code, _, err) = try Fixtures.run(
+            "kiosk", ["--config", door + "/kiosk.conf", "--replay", door + "/images"])
         #expect(code == 64)
         #expect(err.contains("kiosk.conf:9:") && err.contains("NUL byte"), "\(err)")
     }
@@ -92,7 +99,8 @@ import Testing
         try Data("real check-ins".utf8).write(to: URL(fileURLWithPath: door + "/kiosk.db"))
         let (code, out, err) = try Fixtures.run("kioskctl", ["demo", "--dir", door])
         #expect(code == 64, "\(err)")
-        #expect(out.isEmpty && err.contains("was not made by 'kioskctl demo'") && err.contains("choose another"), "\(err)")
+        #expect(
+            out.isEmpty && err.contains("was not made by 'kioskctl demo'") && err.contains("choose another"), "\(err)")
         #expect(FileManager.default.contents(atPath: door + "/kiosk.db") == Data("real check-ins".utf8))
         #expect(FileManager.default.contents(atPath: door + "/kiosk.conf") == before)
         let few = try Fixtures.run("kioskctl", ["demo", "--dir", door + "/new", "--guests", "3"])
@@ -102,18 +110,22 @@ import Testing
 
     /// The README's first command end to end: a demo made, made again in place, and replayed. A debug build
     /// renders the door scenes slowly (minutes), so this runs when asked: `KIOSK_SLOW_TESTS=1 swift test ...`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["KIOSK_SLOW_TESTS"] != nil, "set KIOSK_SLOW_TESTS=1 to run it"))
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["KIOSK_SLOW_TESTS"] != nil, "set KIOSK_SLOW_TESTS=1 to run it")
+    )
     func demoIsMadeReplacedAndReplayed() throws {
         let parent = Fixtures.temporaryFolder()
         for seed in ["11", "12"] {
-            let (code, out, err) = try Fixtures.run("kioskctl", ["demo", "--dir", ".demo", "--seed", seed], currentDirectory: parent)
+            let (code, out, err) = try Fixtures.run(
+                "kioskctl", ["demo", "--dir", ".demo", "--seed", seed], currentDirectory: parent)
             #expect(code == 0, "\(err)")
             #expect(out.contains("300 guests in .demo/kiosk.db"), "\(out)")
         }
         #expect(FileManager.default.fileExists(atPath: parent + "/.demo/.kioskctl-demo"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent).sorted() == [".demo"])
-        let (code, out, err) = try Fixtures.run("kiosk", ["--config", ".demo/kiosk.conf", "--replay", ".demo/images"],
-                                                currentDirectory: parent)
+        let (code, out, err) = try Fixtures.run(
+            "kiosk", ["--config", ".demo/kiosk.conf", "--replay", ".demo/images"],
+            currentDirectory: parent)
         #expect(code == 0, "\(err)")
         #expect(out.contains("\"admitted\""))
     }

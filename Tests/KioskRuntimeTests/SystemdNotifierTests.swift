@@ -19,10 +19,14 @@ import Testing
     }
 
     @Test func theWatchdogTimeoutIsReadForThisProcessOnly() {
-        let ours = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "15000000",
-                                                 "WATCHDOG_PID": String(getpid())])
+        let ours = SystemdNotifier(environment: [
+            "NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "15000000",
+            "WATCHDOG_PID": String(getpid()),
+        ])
         #expect(ours.watchdogTimeout == .seconds(15))
-        let other = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "15000000", "WATCHDOG_PID": "1"])
+        let other = SystemdNotifier(environment: [
+            "NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "15000000", "WATCHDOG_PID": "1",
+        ])
         #expect(other.watchdogTimeout == nil)
     }
 
@@ -31,8 +35,9 @@ import Testing
         let socket = try NotifySocket()
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "3000000"])
         let heartbeat = DoorHeartbeat()
-        let watchdog = WatchdogService(notifier: notifier, heartbeat: heartbeat, inbox: DoorInbox(),
-                                       logger: Logger(label: "test"))
+        let watchdog = WatchdogService(
+            notifier: notifier, heartbeat: heartbeat, inbox: DoorInbox(),
+            logger: Logger(label: "test"))
         #expect(watchdog.interval == .seconds(1) && watchdog.limit == 1.5)
         let start = Date(timeIntervalSince1970: 1_000)
 

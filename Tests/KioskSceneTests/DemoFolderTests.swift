@@ -25,14 +25,18 @@ import Testing
         #expect(fm.fileExists(atPath: dir + "/kiosk.conf") && fm.fileExists(atPath: dir + "/" + DemoFolder.markerName))
         #expect(try siblings(of: dir).isEmpty)
         // A demo folder is replaced by the next demo.
-        try DemoFolder(dir).build { staging in try "y".write(toFile: staging + "/kiosk.conf", atomically: true, encoding: .utf8) }
+        try DemoFolder(dir).build { staging in
+            try "y".write(toFile: staging + "/kiosk.conf", atomically: true, encoding: .utf8)
+        }
         #expect(try String(contentsOfFile: dir + "/kiosk.conf", encoding: .utf8) == "y")
         #expect(try siblings(of: dir).isEmpty)
     }
 
     @Test func aFailureLeavesTheOldDemoAndNothingPartial() throws {
         let dir = TestSetGeneratorSeedTests.temporaryFolder() + "/demo"
-        try DemoFolder(dir).build { staging in try "old".write(toFile: staging + "/kiosk.conf", atomically: true, encoding: .utf8) }
+        try DemoFolder(dir).build { staging in
+            try "old".write(toFile: staging + "/kiosk.conf", atomically: true, encoding: .utf8)
+        }
         #expect(throws: Boom.self) {
             try DemoFolder(dir).build { staging in
                 try "half".write(toFile: staging + "/kiosk.conf", atomically: true, encoding: .utf8)
@@ -70,7 +74,8 @@ import Testing
 
     @Test func aDemoFolderMadeBeforeTheMarkerIsRecognised() throws {
         let dir = TestSetGeneratorSeedTests.temporaryFolder()
-        try "# Demo kiosk made by 'kioskctl demo' (seed 5).\ndoor = Demo door\n".write(toFile: dir + "/kiosk.conf", atomically: true, encoding: .utf8)
+        try "# Demo kiosk made by 'kioskctl demo' (seed 5).\ndoor = Demo door\n".write(
+            toFile: dir + "/kiosk.conf", atomically: true, encoding: .utf8)
         try Data().write(to: URL(fileURLWithPath: dir + "/kiosk.db"))
         try DemoFolder.checkReplaceable(dir)
         // The partial folder such a demo left when it failed (issue 6, defect 1) is recognised too.

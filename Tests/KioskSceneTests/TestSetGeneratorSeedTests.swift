@@ -29,10 +29,13 @@ import Testing
         let manifest = try generator.write(to: folder)
         let left = try #require(manifest.omitted)
         #expect(manifest.entries.count + left.count == 2)
-        #expect(left.first?.reason == "no readable tiltedPerspective scene in 1 draws (severity stepped down from 0.5 to 0.5)")
+        #expect(
+            left.first?.reason
+                == "no readable tiltedPerspective scene in 1 draws (severity stepped down from 0.5 to 0.5)")
         for o in left { #expect(!FileManager.default.fileExists(atPath: folder + "/" + o.file)) }
         #expect(try TestManifest.load(folder + "/manifest.json").omitted == left)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("unreadable") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("unreadable") }.isEmpty)
     }
 
     /// Tilted perspective (the condition that failed one demo in three), at 480p and 720p, for many seeds:
@@ -56,7 +59,9 @@ import Testing
             }
             for o in left {
                 #expect(o.reason.contains("no readable tiltedPerspective scene in 60 draws"))
-                #expect(!FileManager.default.fileExists(atPath: folder + "/" + o.file), "an unreadable image would be replayed")
+                #expect(
+                    !FileManager.default.fileExists(atPath: folder + "/" + o.file),
+                    "an unreadable image would be replayed")
             }
             made += manifest.entries.count
             omitted += left.map { "seed \(seed): \($0.file)" }

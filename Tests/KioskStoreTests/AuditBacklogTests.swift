@@ -1,13 +1,15 @@
 import GRDB
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 @Suite("Audit rows wait in memory while another process holds the write lock")
 struct AuditBacklogTests {
     private func scan(_ n: Int, verdict: String = "not_valid_here") -> ScanAttempt {
-        ScanAttempt(at: Fixture.time(n), door: Fixture.door, source: .camera, payload: "PASS \(n)", guest: nil,
-                    verdict: verdict, reason: "scan \(n)")
+        ScanAttempt(
+            at: Fixture.time(n), door: Fixture.door, source: .camera, payload: "PASS \(n)", guest: nil,
+            verdict: verdict, reason: "scan \(n)")
     }
 
     @Test("rows audited under the lock are kept and written in order by the next write")
@@ -31,9 +33,12 @@ struct AuditBacklogTests {
         #expect(try store.record(checkIn: admitted, attempt: Fixture.attempt(for: admitted)) == .recorded)
         #expect(store.pendingAuditRowCount == 0)
         let log = try store.auditLog(limit: 20)
-        #expect(log.map(\.reason) == ["scan 1", "scan 2", "scan 3", "scan 4",
-                                      "not checked in: the database was locked by another process", "scan 6",
-                                      "valid pass"])
+        #expect(
+            log.map(\.reason) == [
+                "scan 1", "scan 2", "scan 3", "scan 4",
+                "not checked in: the database was locked by another process", "scan 6",
+                "valid pass",
+            ])
         #expect(log[4].verdict == "record_failed")
         #expect(log[4].guest == Fixture.anna.guest)
         #expect(Array(log[1...3]) == [scan(2), scan(3), scan(4)], "every field kept")

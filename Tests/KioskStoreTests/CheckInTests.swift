@@ -1,12 +1,14 @@
 import GRDB
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 @Suite("Recording check-ins, the sync queue and the audit log")
 struct CheckInTests {
-    @Test("a second check-in of a guest is refused with the first, and writes only an audit row",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a second check-in of a guest is refused with the first, and writes only an audit row",
+        arguments: StoreKind.allCases)
     func uniqueCheckIn(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
@@ -29,9 +31,11 @@ struct CheckInTests {
     func otherEvent(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
-        let here = Fixture.anna, there = Fixture.guest(1, "Anna Smith", event: Fixture.otherEvent)
+        let here = Fixture.anna
+        let there = Fixture.guest(1, "Anna Smith", event: Fixture.otherEvent)
         try store.upsertGuests([here, there])
-        let a = Fixture.checkIn(here, at: 1), b = Fixture.checkIn(there, at: 2)
+        let a = Fixture.checkIn(here, at: 1)
+        let b = Fixture.checkIn(there, at: 2)
 
         #expect(try store.record(checkIn: a, attempt: Fixture.attempt(for: a)) == .recorded)
         #expect(try store.record(checkIn: b, attempt: Fixture.attempt(for: b)) == .recorded)
@@ -44,8 +48,10 @@ struct CheckInTests {
         let store = try db.open()
         try store.upsertGuests(Fixture.roster)
         // Scan order differs from time order and from guest order.
-        let scans = [Fixture.checkIn(Fixture.dan, at: 30), Fixture.checkIn(Fixture.anna, at: 10),
-                     Fixture.checkIn(Fixture.carla, at: 20)]
+        let scans = [
+            Fixture.checkIn(Fixture.dan, at: 30), Fixture.checkIn(Fixture.anna, at: 10),
+            Fixture.checkIn(Fixture.carla, at: 20),
+        ]
         for scan in scans { _ = try store.record(checkIn: scan, attempt: Fixture.attempt(for: scan)) }
 
         let pending = try store.pendingCheckIns(limit: 10)
@@ -93,10 +99,12 @@ struct CheckInTests {
     func auditRows(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
-        let rejected = ScanAttempt(at: Fixture.time(1), door: "Door 2", source: .camera, payload: "HTTPS://X/Y",
-                                   guest: nil, verdict: "not_valid_here", reason: "bad signature")
-        let unknown = ScanAttempt(at: Fixture.time(2, ms: 345), door: "Door 2", source: .manual, payload: "ABCD",
-                                  guest: Fixture.id(8), verdict: "not_in_roster", reason: "guest not in local roster")
+        let rejected = ScanAttempt(
+            at: Fixture.time(1), door: "Door 2", source: .camera, payload: "HTTPS://X/Y",
+            guest: nil, verdict: "not_valid_here", reason: "bad signature")
+        let unknown = ScanAttempt(
+            at: Fixture.time(2, ms: 345), door: "Door 2", source: .manual, payload: "ABCD",
+            guest: Fixture.id(8), verdict: "not_in_roster", reason: "guest not in local roster")
         try store.audit(rejected)
         try store.audit(unknown)
 

@@ -1,6 +1,7 @@
 import GRDB
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 @Suite("Schema migrations")
@@ -27,8 +28,9 @@ struct MigrationTests {
         }
     }
 
-    @Test("a database of the kiosk before GRDB is upgraded in place and keeps its queue",
-          arguments: StoreKind.allCases, [1, 2])
+    @Test(
+        "a database of the kiosk before GRDB is upgraded in place and keeps its queue",
+        arguments: StoreKind.allCases, [1, 2])
     func upgradeKeepsQueue(_ kind: StoreKind, applied: Int) throws {
         let db = try TestDatabase(kind)
         let scans = [Fixture.checkIn(Fixture.bob, at: 2), Fixture.checkIn(Fixture.anna, at: 1)]
@@ -46,9 +48,11 @@ struct MigrationTests {
         #expect(try store.auditLog(limit: 10).count == 2)
         #expect(try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .checkedIn(Fixture.anna, scans[1]))
         // Migration 2 filled (or had filled) the name words from the old rows.
-        #expect(try store.searchGuests(prefix: "smi", event: Fixture.event, limit: 10).map(\.name)
+        #expect(
+            try store.searchGuests(prefix: "smi", event: Fixture.event, limit: 10).map(\.name)
                 == ["Anna Smith", "carla smithers", "Dan Brown"])
-        #expect(try store.searchGuests(prefix: "martin", event: Fixture.event, limit: 10).map(\.name)
+        #expect(
+            try store.searchGuests(prefix: "martin", event: Fixture.event, limit: 10).map(\.name)
                 == ["Émile Zola-Martin"])
         // The queue goes on in order after the upgrade.
         let next = Fixture.checkIn(Fixture.carla, at: 3)

@@ -1,5 +1,6 @@
 import GRDB
 import KioskCore
+
 @testable import KioskStore
 
 /// A database exactly as the kiosk before GRDB left it: its own `kiosk_migrations` table (number, name,
@@ -23,8 +24,9 @@ enum OldKioskDatabase {
             try queue.inTransaction(.immediate) { db in
                 try db.execute(sql: migrationsTableSQL)
                 try db.execute(sql: migration.sql)
-                try db.execute(sql: "INSERT INTO kiosk_migrations (number, name, applied_at) VALUES (?, ?, ?)",
-                               arguments: [migration.number, migration.name, 1_750_000_000_000])
+                try db.execute(
+                    sql: "INSERT INTO kiosk_migrations (number, name, applied_at) VALUES (?, ?, ?)",
+                    arguments: [migration.number, migration.name, 1_750_000_000_000])
                 return .commit
             }
         }
@@ -34,38 +36,51 @@ enum OldKioskDatabase {
     /// A roster row as the old kiosk wrote it: with its name words once migration 2 made their table.
     static func insert(_ guest: RosterGuest, into queue: DatabaseQueue) throws {
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO roster (event, guest_id, tenant, name, name_key, email, email_key, party_size, notes,
-                                    updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-                """, arguments: [guest.event.rawValue, guest.guest.text, guest.tenant.rawValue, guest.name,
-                                 SearchKey.fold(guest.name), guest.email, SearchKey.fold(guest.email),
-                                 guest.partySize, guest.notes])
+            try db.execute(
+                sql: """
+                    INSERT INTO roster (event, guest_id, tenant, name, name_key, email, email_key, party_size, notes,
+                                        updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                    """,
+                arguments: [
+                    guest.event.rawValue, guest.guest.text, guest.tenant.rawValue, guest.name,
+                    SearchKey.fold(guest.name), guest.email, SearchKey.fold(guest.email),
+                    guest.partySize, guest.notes,
+                ])
             guard try db.tableExists("roster_words") else { return }
             for word in SearchKey.words(ofFolded: SearchKey.fold(guest.name)) {
-                try db.execute(sql: "INSERT INTO roster_words (event, word, guest_id) VALUES (?, ?, ?)",
-                               arguments: [guest.event.rawValue, String(word), guest.guest.text])
+                try db.execute(
+                    sql: "INSERT INTO roster_words (event, word, guest_id) VALUES (?, ?, ?)",
+                    arguments: [guest.event.rawValue, String(word), guest.guest.text])
             }
         }
     }
 
     /// A check-in with its sync-queue and audit rows, as the old `record(checkIn:attempt:)` wrote them.
     static func record(_ checkIn: CheckIn, into queue: DatabaseQueue) throws {
-        let values: StatementArguments = [checkIn.event.rawValue, checkIn.guest.text, checkIn.door,
-                                          checkIn.at.storeMilliseconds, checkIn.arrived, checkIn.source.rawValue]
+        let values: StatementArguments = [
+            checkIn.event.rawValue, checkIn.guest.text, checkIn.door,
+            checkIn.at.storeMilliseconds, checkIn.arrived, checkIn.source.rawValue,
+        ]
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO check_ins (event, guest_id, door, at, arrived, source) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: values)
-            try db.execute(sql: """
-                INSERT INTO sync_queue (event, guest_id, door, at, arrived, source, idempotency_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: values + [checkIn.idempotencyKey])
-            try db.execute(sql: """
-                INSERT INTO audit_log (at, door, source, payload, guest_id, verdict, reason)
-                VALUES (?, ?, ?, 'PASS', ?, 'admitted', 'valid pass')
-                """, arguments: [checkIn.at.storeMilliseconds, checkIn.door, checkIn.source.rawValue,
-                                 checkIn.guest.text])
+            try db.execute(
+                sql: """
+                    INSERT INTO check_ins (event, guest_id, door, at, arrived, source) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: values)
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_queue (event, guest_id, door, at, arrived, source, idempotency_key)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: values + [checkIn.idempotencyKey])
+            try db.execute(
+                sql: """
+                    INSERT INTO audit_log (at, door, source, payload, guest_id, verdict, reason)
+                    VALUES (?, ?, ?, 'PASS', ?, 'admitted', 'valid pass')
+                    """,
+                arguments: [
+                    checkIn.at.storeMilliseconds, checkIn.door, checkIn.source.rawValue,
+                    checkIn.guest.text,
+                ])
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 @Suite("Errors an operator can act on")
@@ -9,14 +10,17 @@ struct OpenErrorTests {
     func notSQLite() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("roster.csv")
-        try String(repeating: "guest_id,name\nAEAQCAIBAEAQCAIB,Ann\n", count: 50).write(toFile: path, atomically: true,
-                                                                                      encoding: .utf8)
+        try String(repeating: "guest_id,name\nAEAQCAIBAEAQCAIB,Ann\n", count: 50).write(
+            toFile: path, atomically: true,
+            encoding: .utf8)
         let error = storeError { _ = try SQLiteDoorStore(path: path, mode: .createIfMissing) }
 
         #expect(error?.kind == .notADatabase)
         #expect(error?.primaryResultCode == 26)
-        #expect(error?.description
-                == "\(path) is not a kiosk database (not SQLite): move it away or point 'database' in kiosk.conf elsewhere")
+        #expect(
+            error?.description
+                == "\(path) is not a kiosk database (not SQLite): move it away or point 'database' in kiosk.conf elsewhere"
+        )
     }
 
     @Test("a missing folder is an error, not a silently created one")
@@ -57,8 +61,9 @@ struct OpenErrorTests {
     @Test("opening a new database another process holds fails as locked")
     func lockedWhileMigrating() throws {
         let db = try TestDatabase(.file)
-        let other = try LockHolder(path: db.path,
-                                   sql: "PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE holder (x)")
+        let other = try LockHolder(
+            path: db.path,
+            sql: "PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE holder (x)")
 
         let error = storeError { _ = try db.open(busyTimeout: .milliseconds(50)) }
         #expect(error?.kind == .busy)
@@ -86,20 +91,23 @@ struct OpenErrorTests {
         #expect(error?.description.contains("keep a copy of the file") == true)
     }
 
-    @Test("each kind of SQLite failure gets its own advice", arguments: [
-        (Int32(8), StoreError.Kind.readOnly, "cannot be written"),
-        (Int32(264), .readOnly, "cannot be written"),  // SQLITE_READONLY_DBMOVED
-        (Int32(14), .cannotOpen, "cannot open"),
-        (Int32(13), .diskFull, "disk full"),
-        (Int32(10), .ioError, "the disk failed"),
-        (Int32(517), .busy, "locked by another process"),  // SQLITE_BUSY_SNAPSHOT
-        (Int32(6), .busy, "locked by another process"),
-        (Int32(11), .corrupt, "is corrupt"),
-        (Int32(1), .other, "database error"),
-    ])
+    @Test(
+        "each kind of SQLite failure gets its own advice",
+        arguments: [
+            (Int32(8), StoreError.Kind.readOnly, "cannot be written"),
+            (Int32(264), .readOnly, "cannot be written"),  // SQLITE_READONLY_DBMOVED
+            (Int32(14), .cannotOpen, "cannot open"),
+            (Int32(13), .diskFull, "disk full"),
+            (Int32(10), .ioError, "the disk failed"),
+            (Int32(517), .busy, "locked by another process"),  // SQLITE_BUSY_SNAPSHOT
+            (Int32(6), .busy, "locked by another process"),
+            (Int32(11), .corrupt, "is corrupt"),
+            (Int32(1), .other, "database error"),
+        ])
     func descriptions(_ code: Int32, _ kind: StoreError.Kind, _ phrase: String) {
-        let error = StoreError(resultCode: code, message: "msg", operation: "running guest lookup statement",
-                               path: "/var/lib/kiosk/kiosk.db")
+        let error = StoreError(
+            resultCode: code, message: "msg", operation: "running guest lookup statement",
+            path: "/var/lib/kiosk/kiosk.db")
         #expect(error.kind == kind)
         #expect(error.description.contains(phrase))
         #expect(error.description.contains("/var/lib/kiosk/kiosk.db"))

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 @Suite("Opening a missing database only when told to create it")

@@ -1,5 +1,6 @@
 import KioskCore
 import Testing
+
 @testable import KioskCSV
 @testable import KioskStore
 
@@ -16,27 +17,32 @@ struct RosterImportTests {
         }
     }
 
-    @Test("quoted fields keep commas, doubled quotes and line breaks; missing columns take defaults",
-          arguments: StoreKind.allCases)
+    @Test(
+        "quoted fields keep commas, doubled quotes and line breaks; missing columns take defaults",
+        arguments: StoreKind.allCases)
     func quotedFields(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
         // Columns in another order than usual, no status column, CRLF line ends, a dashed code.
-        let csv = "name,Guest_ID,party_size,notes,email\r\n"
+        let csv =
+            "name,Guest_ID,party_size,notes,email\r\n"
             + "\"Smith, Anna\",\(a.displayCode),2,\"said \"\"hi\"\"\",anna@example.org\r\n"
             + "Bob Jones,\(b.text),,\"wheelchair,\nramp at side door\",\r\n"
             + "\"\",\(c.text),1,,\r\n"
         let error = importError(store, csv)
-        #expect(error == RosterImportError(line: 5, problem: "name is empty"),
-                "the second record spans lines 3-4, so the third starts on line 5")
+        #expect(
+            error == RosterImportError(line: 5, problem: "name is empty"),
+            "the second record spans lines 3-4, so the third starts on line 5")
         #expect(try store.guestCount(event: Fixture.event) == 0, "a bad file loads nothing")
 
         let good = String(csv.dropLast("\"\",\(c.text),1,,\r\n".count))
         #expect(try store.importRoster(csv: good, tenant: Fixture.tenant, event: Fixture.event) == 2)
-        let anna = RosterGuest(guest: a, tenant: Fixture.tenant, event: Fixture.event, name: "Smith, Anna",
-                               email: "anna@example.org", partySize: 2, status: .active, notes: "said \"hi\"")
-        let bob = RosterGuest(guest: b, tenant: Fixture.tenant, event: Fixture.event, name: "Bob Jones",
-                              email: "", partySize: 1, status: .active, notes: "wheelchair,\nramp at side door")
+        let anna = RosterGuest(
+            guest: a, tenant: Fixture.tenant, event: Fixture.event, name: "Smith, Anna",
+            email: "anna@example.org", partySize: 2, status: .active, notes: "said \"hi\"")
+        let bob = RosterGuest(
+            guest: b, tenant: Fixture.tenant, event: Fixture.event, name: "Bob Jones",
+            email: "", partySize: 1, status: .active, notes: "wheelchair,\nramp at side door")
         #expect(try store.lookUp(guest: a, event: Fixture.event) == .admissible(anna))
         #expect(try store.lookUp(guest: b, event: Fixture.event) == .admissible(bob))
         #expect(try store.searchGuests(prefix: "anna", event: Fixture.event, limit: 5) == [anna])
@@ -72,22 +78,44 @@ struct RosterImportTests {
         }
     }
 
-    @Test("each kind of bad row or header is reported with its line", arguments: [
-        ("name\nAnn", "line 1: no 'guest_id' column in the header"),
-        ("guest_id,name,emial\n", "line 1: unknown column 'emial' (the columns are guest_id, name, email, party_size, status, notes)"),
-        ("guest_id,name,name\n", "line 1: column 'name' appears twice"),
-        ("", "line 1: the file is empty"),
-        ("guest_id,name\nAEAQCAIBAEAQCAIB,Ann,extra", "line 2: 3 fields, but the header has 2 (a comma in a value needs quotes)"),
-        ("guest_id,name,party_size\nAEAQCAIBAEAQCAIB,Ann,0", "line 2: party_size '0' is not a whole number from 1 to 999"),
-        ("guest_id,name,party_size\nAEAQCAIBAEAQCAIB,Ann,two", "line 2: party_size 'two' is not a whole number from 1 to 999"),
-        ("guest_id,name,party_size\nAEAQCAIBAEAQCAIB,Ann,9223372036854775807",
-         "line 2: party_size '9223372036854775807' is not a whole number from 1 to 999"),
-        ("guest_id,name,status\nAEAQCAIBAEAQCAIB,Ann,gone", "line 2: status 'gone' is not active or cancelled"),
-        ("guest_id,name\nAEAQCAIBAEAQCAIB,Ann\n\nAEAQCAIBAEAQCAIB,Ann again", "line 4: guest_id AEAQCAIBAEAQCAIB already appears on line 2"),
-        ("guest_id,name\nAEAQCAIBAEAQCAIB,\"Ann\n", "line 2: a quoted field is never closed"),
-        ("guest_id,name\nAEAQCAIBAEAQCAIB,\"Ann\"x", "line 2: text after the closing quote of a field"),
-        ("guest_id,name\nAEAQCAIBAEAQCAIB,An\"n", "line 2: a quote (\") inside a field that does not start with one: put the whole field in quotes and double the quote"),
-    ])
+    @Test(
+        "each kind of bad row or header is reported with its line",
+        arguments: [
+            ("name\nAnn", "line 1: no 'guest_id' column in the header"),
+            (
+                "guest_id,name,emial\n",
+                "line 1: unknown column 'emial' (the columns are guest_id, name, email, party_size, status, notes)"
+            ),
+            ("guest_id,name,name\n", "line 1: column 'name' appears twice"),
+            ("", "line 1: the file is empty"),
+            (
+                "guest_id,name\nAEAQCAIBAEAQCAIB,Ann,extra",
+                "line 2: 3 fields, but the header has 2 (a comma in a value needs quotes)"
+            ),
+            (
+                "guest_id,name,party_size\nAEAQCAIBAEAQCAIB,Ann,0",
+                "line 2: party_size '0' is not a whole number from 1 to 999"
+            ),
+            (
+                "guest_id,name,party_size\nAEAQCAIBAEAQCAIB,Ann,two",
+                "line 2: party_size 'two' is not a whole number from 1 to 999"
+            ),
+            (
+                "guest_id,name,party_size\nAEAQCAIBAEAQCAIB,Ann,9223372036854775807",
+                "line 2: party_size '9223372036854775807' is not a whole number from 1 to 999"
+            ),
+            ("guest_id,name,status\nAEAQCAIBAEAQCAIB,Ann,gone", "line 2: status 'gone' is not active or cancelled"),
+            (
+                "guest_id,name\nAEAQCAIBAEAQCAIB,Ann\n\nAEAQCAIBAEAQCAIB,Ann again",
+                "line 4: guest_id AEAQCAIBAEAQCAIB already appears on line 2"
+            ),
+            ("guest_id,name\nAEAQCAIBAEAQCAIB,\"Ann\n", "line 2: a quoted field is never closed"),
+            ("guest_id,name\nAEAQCAIBAEAQCAIB,\"Ann\"x", "line 2: text after the closing quote of a field"),
+            (
+                "guest_id,name\nAEAQCAIBAEAQCAIB,An\"n",
+                "line 2: a quote (\") inside a field that does not start with one: put the whole field in quotes and double the quote"
+            ),
+        ])
     func badRows(_ csv: String, _ message: String) throws {
         let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
         #expect(importError(store, csv)?.description == message)
@@ -110,8 +138,9 @@ struct RosterImportTests {
         let csv = Array("guest_id,name\n\(a.text),Ann\n\(b.text),Bob".utf8) + [0] + Array("by\n".utf8)
         let error = importError(store, bytes: csv)
         #expect(error?.line == 3)
-        #expect(error?.description == "line 3: a NUL byte (0x00) at byte 21 of the line: this is not plain text; "
-            + "export the roster again as CSV (UTF-8)")
+        #expect(
+            error?.description == "line 3: a NUL byte (0x00) at byte 21 of the line: this is not plain text; "
+                + "export the roster again as CSV (UTF-8)")
         #expect(try store.guestCount(event: Fixture.event) == 0)
         // Also through the String entry point (a Swift String may hold NUL).
         #expect(importError(store, "guest_id,name\n\(a.text),A\u{0}nn\n")?.line == 2)
@@ -135,11 +164,16 @@ struct RosterImportTests {
         #expect(try store.searchGuests(prefix: "mull", event: Fixture.event, limit: 5).map(\.name) == ["Müller"])
     }
 
-    @Test("bad encodings are named by line", arguments: [
-        ([0xFF, 0xFE] + Array("g".utf8), 1, "the file is UTF-16 text: save it as UTF-8"),
-        (Array("guest_id,name\nAEAQCAIBAEAQCAIB,\"M".utf8) + [0xC3] + Array("\n\"\n".utf8), 2, "byte 0xC3 at byte 20"),
-        (Array("guest_id,name\nAEAQCAIBAEAQCAIB,\"A\nB".utf8) + [0xE9, 0x22], 3, "byte 0xE9 at byte 2"),
-    ])
+    @Test(
+        "bad encodings are named by line",
+        arguments: [
+            ([0xFF, 0xFE] + Array("g".utf8), 1, "the file is UTF-16 text: save it as UTF-8"),
+            (
+                Array("guest_id,name\nAEAQCAIBAEAQCAIB,\"M".utf8) + [0xC3] + Array("\n\"\n".utf8), 2,
+                "byte 0xC3 at byte 20"
+            ),
+            (Array("guest_id,name\nAEAQCAIBAEAQCAIB,\"A\nB".utf8) + [0xE9, 0x22], 3, "byte 0xE9 at byte 2"),
+        ])
     func encodings(_ bytes: [UInt8], _ line: Int, _ phrase: String) throws {
         let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
         let error = importError(store, bytes: bytes)

@@ -1,5 +1,6 @@
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 @Suite("Searching the roster")

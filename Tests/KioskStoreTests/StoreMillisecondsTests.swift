@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 @Suite("Times as whole milliseconds, bounded")
@@ -19,8 +20,9 @@ struct StoreMillisecondsTests {
         }
     }
 
-    @Test("a check-in at an extreme time is recorded, queued with its key and read back",
-          arguments: [1e300, -1e300, -Double.infinity])
+    @Test(
+        "a check-in at an extreme time is recorded, queued with its key and read back",
+        arguments: [1e300, -1e300, -Double.infinity])
     func extremeCheckIn(_ seconds: Double) throws {
         let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
         try store.upsertGuests([Fixture.anna])
@@ -36,8 +38,9 @@ struct StoreMillisecondsTests {
     @Test("a scan at an extreme time is audited and read back", arguments: [1e300, -1e300, Double.infinity])
     func extremeScan(_ seconds: Double) throws {
         let store = try SQLiteDoorStore(path: SQLiteDoorStore.inMemory, mode: .createIfMissing)
-        let attempt = ScanAttempt(at: Date(timeIntervalSince1970: seconds), door: "D", source: .camera, payload: "P",
-                                  guest: nil, verdict: "not_valid_here", reason: "r")
+        let attempt = ScanAttempt(
+            at: Date(timeIntervalSince1970: seconds), door: "D", source: .camera, payload: "P",
+            guest: nil, verdict: "not_valid_here", reason: "r")
         try store.audit(attempt)
         let stored = try #require(try store.auditLog(limit: 1).first)
         #expect(stored.at.storeMilliseconds == (seconds > 0 ? Int64.max : Int64.min))

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import Testing
+
 @testable import KioskStore
 
 /// Where a test's database lives: each store test runs once in memory and once on disk.
@@ -16,7 +17,8 @@ final class TemporaryFolder {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("kiosk-store-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     }
@@ -39,7 +41,8 @@ struct TestDatabase {
     var path: String { kind == .memory ? SQLiteDoorStore.inMemory : folder.file("kiosk.db") }
 
     func open(busyTimeout: Duration = .seconds(2), mode: SQLiteDoorStore.OpenMode = .createIfMissing) throws
-        -> SQLiteDoorStore {
+        -> SQLiteDoorStore
+    {
         try SQLiteDoorStore(path: path, mode: mode, busyTimeout: busyTimeout)
     }
 }
@@ -53,10 +56,13 @@ enum Fixture {
     /// A fixed guest id: `n` repeated (distinct n give distinct, sortable codes).
     static func id(_ n: UInt8) -> GuestID { GuestID(bytes: [UInt8](repeating: n, count: GuestID.byteCount))! }
 
-    static func guest(_ n: UInt8, _ name: String, email: String = "", party: Int = 1,
-                      status: RosterGuest.Status = .active, event: EventID = event) -> RosterGuest {
-        RosterGuest(guest: id(n), tenant: tenant, event: event, name: name, email: email, partySize: party,
-                    status: status, notes: "note \(n)")
+    static func guest(
+        _ n: UInt8, _ name: String, email: String = "", party: Int = 1,
+        status: RosterGuest.Status = .active, event: EventID = event
+    ) -> RosterGuest {
+        RosterGuest(
+            guest: id(n), tenant: tenant, event: event, name: name, email: email, partySize: party,
+            status: status, notes: "note \(n)")
     }
 
     static let anna = guest(1, "Anna Smith", email: "anna@example.org", party: 2)
@@ -71,15 +77,19 @@ enum Fixture {
         Date(timeIntervalSince1970: Double(1_750_000_000_000 + Int64(second) * 1000 + Int64(ms)) / 1000)
     }
 
-    static func checkIn(_ guest: RosterGuest, at second: Int, door: String = door,
-                        source: ScanSource = .camera) -> CheckIn {
-        CheckIn(guest: guest.guest, event: guest.event, door: door, at: time(second), arrived: guest.partySize,
-                source: source)
+    static func checkIn(
+        _ guest: RosterGuest, at second: Int, door: String = door,
+        source: ScanSource = .camera
+    ) -> CheckIn {
+        CheckIn(
+            guest: guest.guest, event: guest.event, door: door, at: time(second), arrived: guest.partySize,
+            source: source)
     }
 
     static func attempt(for checkIn: CheckIn, payload: String = "PASS") -> ScanAttempt {
-        ScanAttempt(at: checkIn.at, door: checkIn.door, source: checkIn.source, payload: payload,
-                    guest: checkIn.guest, verdict: "admitted", reason: "valid pass")
+        ScanAttempt(
+            at: checkIn.at, door: checkIn.door, source: checkIn.source, payload: payload,
+            guest: checkIn.guest, verdict: "admitted", reason: "valid pass")
     }
 }
 

@@ -21,10 +21,11 @@ struct AuditRecord: FetchableRecord, PersistableRecord {
     init(_ attempt: ScanAttempt) { self.attempt = attempt }
 
     init(row: Row) throws {
-        attempt = ScanAttempt(at: try row.date(Columns.at), door: try row.text(Columns.door),
-                              source: try row.source(Columns.source), payload: try row.text(Columns.payload),
-                              guest: try row.optionalGuestID(Columns.guestID), verdict: try row.text(Columns.verdict),
-                              reason: try row.text(Columns.reason))
+        attempt = ScanAttempt(
+            at: try row.date(Columns.at), door: try row.text(Columns.door),
+            source: try row.source(Columns.source), payload: try row.text(Columns.payload),
+            guest: try row.optionalGuestID(Columns.guestID), verdict: try row.text(Columns.verdict),
+            reason: try row.text(Columns.reason))
     }
 
     func encode(to container: inout PersistenceContainer) {

@@ -17,14 +17,17 @@ struct CheckInRecord: FetchableRecord, TableRecord {
     var checkIn: CheckIn
 
     init(row: Row) throws {
-        checkIn = CheckIn(guest: try row.guestID(Columns.guestID), event: try row.event(Columns.event),
-                          door: try row.text(Columns.door), at: try row.date(Columns.at),
-                          arrived: try row.int(Columns.arrived), source: try row.source(Columns.source))
+        checkIn = CheckIn(
+            guest: try row.guestID(Columns.guestID), event: try row.event(Columns.event),
+            door: try row.text(Columns.door), at: try row.date(Columns.at),
+            arrived: try row.int(Columns.arrived), source: try row.source(Columns.source))
     }
 
     /// The check-in's values as named statement arguments (`:event`, `:guest_id`, ...).
     static func arguments(_ checkIn: CheckIn) -> StatementArguments {
-        ["event": Int64(checkIn.event.rawValue), "guest_id": checkIn.guest.text, "door": checkIn.door,
-         "at": checkIn.at.storeMilliseconds, "arrived": checkIn.arrived, "source": checkIn.source.rawValue]
+        [
+            "event": Int64(checkIn.event.rawValue), "guest_id": checkIn.guest.text, "door": checkIn.door,
+            "at": checkIn.at.storeMilliseconds, "arrived": checkIn.arrived, "source": checkIn.source.rawValue,
+        ]
     }
 }

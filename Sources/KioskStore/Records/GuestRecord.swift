@@ -22,9 +22,10 @@ struct GuestRecord: FetchableRecord, TableRecord {
     var guest: RosterGuest
 
     init(row: Row) throws {
-        guest = RosterGuest(guest: try row.guestID(Columns.guestID), tenant: try row.tenant(Columns.tenant),
-                            event: try row.event(Columns.event), name: try row.text(Columns.name),
-                            email: try row.text(Columns.email), partySize: try row.int(Columns.partySize),
-                            status: try row.status(Columns.status), notes: try row.text(Columns.notes))
+        guest = RosterGuest(
+            guest: try row.guestID(Columns.guestID), tenant: try row.tenant(Columns.tenant),
+            event: try row.event(Columns.event), name: try row.text(Columns.name),
+            email: try row.text(Columns.email), partySize: try row.int(Columns.partySize),
+            status: try row.status(Columns.status), notes: try row.text(Columns.notes))
     }
 }

@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+
 import struct Foundation.Date
 
 /// Reading the kiosk's values back by column name; a value the store never writes is reported as corruption.
