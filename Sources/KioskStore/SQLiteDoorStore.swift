@@ -54,27 +54,38 @@ public final class SQLiteDoorStore: DoorStore {
         try run("bringing the schema up to date") { try KioskMigrator(migrations: migrations).migrate(database) }
     }
 
-    /// Looks a guest up in one read transaction: a tombstone or a cancelled status gives `.cancelled`, then an
-    /// earlier check-in gives `.checkedIn`, then a roster row gives `.admissible`. Three primary-key lookups,
-    /// each a cached statement.
+    /// Looks a guest up with one cached statement: a tombstone or a cancelled status gives `.cancelled`, then an
+    /// earlier check-in gives `.checkedIn`, then a roster row gives `.admissible`. The roster row comes back
+    /// under its own column names, the check-in's columns as `check_in_*`.
     public func lookUp(guest: GuestID, event: EventID) throws -> RosterLookup {
         let key: StatementArguments = ["event": Int64(event.rawValue), "guest_id": guest.text]
         return try read("guest lookup") { db in
-            let rosterGuest = try GuestRecord.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT * FROM roster WHERE event = :event AND guest_id = :guest_id
-                        """), arguments: key)?.guest
-            let hasTombstone =
-                try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT 1 AS found FROM tombstones WHERE event = :event AND guest_id = :guest_id
-                            """), arguments: key) != nil
-            if hasTombstone || rosterGuest?.status == .cancelled { return .cancelled(rosterGuest) }
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT r.*,
+                        EXISTS (SELECT 1 FROM tombstones AS t WHERE t.event = k.event AND t.guest_id = k.guest_id)
+                            AS tombstoned,
+                        c.door AS check_in_door, c.at AS check_in_at, c.arrived AS check_in_arrived,
+                        c.source AS check_in_source
+                    FROM (SELECT :event AS event, :guest_id AS guest_id) AS k
+                    LEFT JOIN roster AS r ON r.event = k.event AND r.guest_id = k.guest_id
+                    LEFT JOIN check_ins AS c ON c.event = k.event AND c.guest_id = k.guest_id
+                    """)
+            guard let row = try Row.fetchOne(statement, arguments: key) else { return .notFound }
+            let onRoster = try row.decode(String?.self, forColumn: GuestRecord.Columns.guestID) != nil
+            let rosterGuest = onRoster ? try GuestRecord(row: row).guest : nil
+            if try row.decode(Bool.self, forColumn: "tombstoned") || rosterGuest?.status == .cancelled {
+                return .cancelled(rosterGuest)
+            }
             guard let rosterGuest else { return .notFound }
-            if let checkIn = try existingCheckIn(db, key) { return .checkedIn(rosterGuest, checkIn) }
-            return .admissible(rosterGuest)
+            guard try row.decode(String?.self, forColumn: "check_in_door") != nil else {
+                return .admissible(rosterGuest)
+            }
+            let checkIn = CheckIn(
+                guest: guest, event: event, door: try row.text(Column("check_in_door")),
+                at: try row.date(Column("check_in_at")), arrived: try row.int(Column("check_in_arrived")),
+                source: try row.source(Column("check_in_source")))
+            return .checkedIn(rosterGuest, checkIn)
         }
     }
 
