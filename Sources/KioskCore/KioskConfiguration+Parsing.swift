@@ -38,15 +38,17 @@ extension KioskConfiguration {
             func fail(_ message: String) -> ConfigurationError {
                 ConfigurationError(file: file, line: lineNumber, message: message)
             }
-            var line = Substring(rawLine)
+            // '#' and '=' are found among the scalars: followed by a combining mark they are one Character
+            // with it, and a Character search would miss them.
+            var line = Substring(rawLine).unicodeScalars
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-            let trimmed = line.trimmingCharacters(in: " \t")
+            let trimmed = Substring(line).trimmingCharacters(in: " \t").unicodeScalars
             if trimmed.isEmpty { continue }
             guard let eq = trimmed.firstIndex(of: "=") else {
-                throw fail("expected 'key = value', found '\(trimmed)'")
+                throw fail("expected 'key = value', found '\(String(trimmed))'")
             }
-            let key = String(trimmed[..<eq]).trimmingCharacters(in: " \t").lowercased()
-            var value = String(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: " \t")
+            let key = Substring(trimmed[..<eq]).trimmingCharacters(in: " \t").lowercased()
+            var value = Substring(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: " \t")
             if value.count >= 2, value.first == "\"", value.last == "\"" {
                 value = String(value.dropFirst().dropLast())
             }

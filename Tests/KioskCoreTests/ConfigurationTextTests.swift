@@ -26,6 +26,17 @@ import Testing
         }
     }
 
+    /// Found by the config fuzzer: a '#' or '=' followed by a combining mark is one Character with it.
+    @Test func aCommentOrEqualsSignBeforeACombiningMarkStillCounts() throws {
+        let text = (body + ["#\u{301} a comment", "door_note\u{301} = x"]).joined(separator: "\n")
+        #expect(throws: ConfigurationError.self) { try KioskConfiguration.parse(text, file: "k.conf") }
+        let c = try KioskConfiguration.parse((body + ["#\u{301} a comment"]).joined(separator: "\n"), file: "k.conf")
+        #expect(c.door == "North gate")
+        let named = try KioskConfiguration.parse(
+            (body.dropFirst() + ["door =\u{301}Nord"]).joined(separator: "\n"), file: "k.conf")
+        #expect(named.door == "\u{301}Nord")
+    }
+
     @Test func aByteOrderMarkIsDropped() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(body.joined(separator: "\r\n").utf8)
         #expect(try KioskConfiguration.parse(bytes: bytes, file: "k.conf").door == "North gate")
