@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "KioskRuntime",
             dependencies: [
-                "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
+                "KioskCore", "KioskSystem", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
                 "KioskDisplay", "KioskCapture", "KioskFramebuffer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

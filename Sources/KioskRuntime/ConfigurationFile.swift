@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// Reads `kiosk.conf` from disk.
 public enum ConfigurationFile {
@@ -19,62 +20,38 @@ public enum ConfigurationFile {
         }
     }
 
-    /// The file's bytes, after checking it is a regular file of at most `maximumSize` bytes: a FIFO, a
-    /// device such as /dev/zero or a huge file is refused before anything is read, never hangs or fills memory.
-    /// The corresponding C functions are `open` (non-blocking, so a FIFO does not wait for a writer), `fstat`
-    /// and `read`.
+    /// The file's bytes, after checking it is a regular file of at most `maximumSize` bytes
+    /// (`RegularFile.read`): a FIFO, a device such as /dev/zero or a huge file is refused before anything is
+    /// read, never hangs or fills memory.
     static func contents(of path: String) throws(KioskError) -> [UInt8] {
         func fail(_ message: String) -> KioskError {
             .configuration(ConfigurationError(file: path, line: 0, message: message))
         }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            switch e {
-            case ENOENT, ENOTDIR: throw fail("the configuration file does not exist: check the path (--config)")
-            case EACCES:
+        do {
+            return try RegularFile.read(path: path, limit: maximumSize)
+        } catch {
+            switch error {
+            case .system(let e) where e.call == "open" && [ENOENT, ENOTDIR].contains(e.errno.rawValue):
+                throw fail("the configuration file does not exist: check the path (--config)")
+            case .system(let e) where e.errno.rawValue == EACCES:
                 throw fail(
                     "the configuration file cannot be read (permission denied): make it readable by the kiosk's user")
-            default:
+            case .system(let e):
+                throw fail("the configuration file cannot be read (\(e)): check the path (--config)")
+            case .notRegularFile(let type):
+                let what =
+                    switch type {
+                    case .directory: "a folder"
+                    case .characterSpecial, .blockSpecial: "a device"
+                    default: type.article
+                    }
                 throw fail(
-                    "the configuration file cannot be opened (\(String(cString: strerror(e)))): check the path (--config)"
+                    "the configuration file is \(what), not a regular file: point --config at the kiosk.conf text file")
+            case .tooLarge(let size, let limit):
+                throw fail(
+                    "the configuration file is \(size) bytes, more than the \(limit) a kiosk.conf may have: check the path (--config)"
                 )
             }
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw fail("the configuration file cannot be examined (fstat: \(String(cString: strerror(errno))))")
-        }
-        let kind = info.st_mode & S_IFMT
-        guard kind == S_IFREG else {
-            let what =
-                kind == S_IFDIR
-                ? "a folder"
-                : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "not a regular file"
-            throw fail(
-                "the configuration file is \(what), not a regular file: point --config at the kiosk.conf text file")
-        }
-        guard Int(info.st_size) <= maximumSize else {
-            throw fail(
-                "the configuration file is \(info.st_size) bytes, more than the \(maximumSize) a kiosk.conf may have: check the path (--config)"
-            )
-        }
-        var bytes = [UInt8](repeating: 0, count: maximumSize + 1)
-        var count = 0
-        while count <= maximumSize {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, maximumSize + 1 - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("the configuration file cannot be read (read: \(String(cString: strerror(errno))))")
-            }
-            if n == 0 { break }
-            count += n
-        }
-        guard count <= maximumSize else {
-            throw fail(
-                "the configuration file grew past \(maximumSize) bytes while it was read: check the path (--config)")
-        }
-        return Array(bytes[..<count])
     }
 }
