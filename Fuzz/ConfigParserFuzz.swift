@@ -5,8 +5,9 @@
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func configParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let text = String(decoding: bytes, as: UTF8.self)
+    let lineCount = lines(in: bytes)
     do {
         let configuration = try KioskConfiguration.parse(text, file: "fuzz.conf", baseDirectory: "/etc/kiosk")
         // What parses must satisfy the checks the parser promises.
@@ -29,4 +30,20 @@ public func configParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         }
     }
     return 0
+}
+
+/// Lines as editors count them: LF, CRLF and a lone CR each end one (counted on the bytes, independently of the
+/// parser; a Character split would take CRLF for one character that is not "\n").
+private func lines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 1
+    var previousWasCR = false
+    for byte in bytes {
+        if byte == 0x0A && previousWasCR {
+            previousWasCR = false
+            continue
+        }
+        if byte == 0x0A || byte == 0x0D { count += 1 }
+        previousWasCR = byte == 0x0D
+    }
+    return count
 }
