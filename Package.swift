@@ -6,6 +6,9 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
 
+/// swift-system's `FileDescriptor`, `Errno` and `Stat`, for the modules at the C boundary.
+let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "qr-checkin-kiosk",
     platforms: [.macOS(.v14)],
@@ -20,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.4.0"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
@@ -37,15 +41,19 @@ let package = Package(
         // The domain: passes, verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
         .target(name: "KioskCore"),
 
+        // The C boundary shared by the adapters: the one syscall helper (EINTR, EAGAIN, the call's name, errno
+        // as swift-system's `Errno`) and the safe regular-file reader.
+        .target(name: "KioskSystem", dependencies: [systemPackage]),
+
         // Adapters, one per outside world.
         .target(name: "KioskCrypto", dependencies: ["KioskCore", "COpenSSL"]),
         .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar"]),
-        .target(name: "KioskImageIO", dependencies: ["KioskCore", "CPNG", "CTurboJPEG"]),
+        .target(name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"]),
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
         .target(name: "KioskStore", dependencies: ["KioskCore", "CSQLite"]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "CV4L2"]),
-        .target(name: "KioskFramebuffer", dependencies: ["KioskCore", "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CV4L2"]),
+        .target(name: "KioskFramebuffer", dependencies: ["KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
 
         // Composition: builds a door from a configuration; shared by the executables and the tests.
         .target(
@@ -90,13 +98,14 @@ let package = Package(
         ),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
         .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
         .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
         .testTarget(name: "KioskSceneTests", dependencies: ["KioskTesting"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskCore"]),
         .testTarget(name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
                     exclude: ["ReferenceScreens"]),
-        .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO"]),
+        .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO", "KioskSystem"]),
         .testTarget(name: "KioskDisplayTests", dependencies: ["KioskDisplay"]),
         .testTarget(name: "KioskStoreTests", dependencies: ["KioskStore"]),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTesting"]),

@@ -1,3 +1,6 @@
+import KioskSystem
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -61,7 +64,7 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String {
-        let reason = errno == 0 ? (detail ?? "unusable answer") : "\(String(cString: strerror(errno))) (errno \(errno))"
+        let reason = errno == 0 ? (detail ?? "unusable answer") : "\(Errno.text(errno)) (errno \(errno))"
         let extra = errno != 0 && detail != nil ? " [\(detail!)]" : ""
         return "\(devicePath): \(action) (\(call)) failed: \(reason)\(extra). \(advice)"
     }

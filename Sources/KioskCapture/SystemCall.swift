@@ -1,29 +1,17 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import KioskSystem
 
-/// The one place where KioskCapture calls into C and reads errno.
+/// KioskCapture's door to KioskSystem's one syscall helper: the call's failure becomes a `CaptureError` naming the
+/// call (an ioctl's name, `open`, `mmap`, `poll`), what the kiosk was doing and the device.
 ///
 /// Calls `body` again while it fails with `EINTR`; returns nil when it fails with `EAGAIN` (non-blocking device:
-/// no frame yet); throws a `CaptureError` naming `call` for any other failure. `failed` says whether a result
-/// means failure (-1 for most calls, `MAP_FAILED` for `mmap`).
-///
-/// Not for `close`: on Linux the descriptor is gone even when close reports EINTR, so retrying could close a
-/// descriptor another thread just opened.
+/// no frame yet). `failed` says whether a result means failure (-1 for most calls, `MAP_FAILED` for `mmap`).
 func systemCall<Result>(
     _ call: String, _ action: String, device: String, failed: (Result) -> Bool, _ body: () -> Result
 ) throws(CaptureError) -> Result? {
-    while true {
-        let result = body()
-        guard failed(result) else { return result }
-        let code = errno
-        switch code {
-        case EINTR: continue
-        case EAGAIN: return nil
-        default: throw CaptureError(call: call, action: action, errno: code, devicePath: device)
-        }
+    do {
+        return try SystemCall.runUnlessWouldBlock(call, failed: failed, body)
+    } catch {
+        throw CaptureError(call: error.call, action: action, errno: error.errno.rawValue, devicePath: device)
     }
 }
 

@@ -1,15 +1,11 @@
 internal import CFreeType
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import KioskSystem
+import SystemPackage
 
 extension FramebufferError {
-    /// `strerror`'s text for an errno.
+    /// `strerror`'s text for an errno, through swift-system's `Errno`.
     static func errnoText(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        Errno.text(code)
     }
 
     /// FreeType's text for an error code, when the library was built with error strings.

@@ -1,20 +1,15 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import KioskSystem
 
-/// Runs a system call, retrying on `EINTR`; a result of -1 becomes a `FramebufferError` naming `call` and `path`.
+/// KioskFramebuffer's door to KioskSystem's one syscall helper: retries `EINTR`; a result of -1 becomes a
+/// `FramebufferError` naming `call` and `path`.
 func syscall<T: FixedWidthInteger>(
     _ call: String,
     path: String,
     _ body: () -> T
 ) throws(FramebufferError) -> T {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = errno
-        if code == EINTR { continue }
-        throw FramebufferError(path: path, reason: .system(call: call, errno: code))
+    do {
+        return try SystemCall.run(call, body)
+    } catch {
+        throw FramebufferError(path: path, reason: .system(call: error.call, errno: error.errno.rawValue))
     }
 }

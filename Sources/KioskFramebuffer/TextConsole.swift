@@ -1,4 +1,5 @@
 import Foundation
+import KioskSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -34,15 +35,22 @@ public enum TextConsole {
         writeFile("\u{1B}[?25l", to: terminal)
     }
 
-    /// Writes `text` to an existing file; nil on success, else what failed. The corresponding C calls are
-    /// `open` and `write`.
+    /// Writes `text` to an existing file; nil on success, else what failed ("write on PATH failed: ...").
+    /// The corresponding C calls are `open` and `write`.
     private static func writeFile(_ text: String, to path: String) -> String? {
-        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return "open on \(path) failed: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { return "write on \(path) failed: \(String(cString: strerror(errno)))" }
-        return nil
+        do throws(SystemCallError) {
+            let fd = try SystemCall.run("open") { open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
+            defer { close(fd) }
+            let written = try SystemCall.run("write") {
+                bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            }
+            guard written == bytes.count else {
+                return "write on \(path) failed: wrote \(written) of \(bytes.count) bytes"
+            }
+            return nil
+        } catch {
+            return "\(error.call) on \(path) failed: \(error.errno.text) (errno \(error.errno.rawValue))"
+        }
     }
 }

@@ -1,72 +1,38 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import KioskSystem
 
-/// Whole-file reads and writes over POSIX calls, each error naming the call and carrying errno.
+/// Whole-file reads and writes for images, through KioskSystem's safe regular-file reader: the file's type and size
+/// are checked before it is read, so a FIFO, /dev/zero or a 30 GB file is refused instead of hanging or crashing.
 enum FileIO {
-    /// Runs a system call, retrying on `EINTR`; a result of -1 becomes an `ImageError` naming `call`.
-    static func syscall<T: FixedWidthInteger>(
-        _ call: String,
-        file: String,
-        _ body: () -> T
-    ) throws(ImageError) -> T {
-        while true {
-            let result = body()
-            if result != -1 { return result }
-            let code = errno
-            if code == EINTR { continue }
-            throw ImageError(file: file, reason: .system(call: call, errno: code))
-        }
-    }
-
-    /// The whole file. The corresponding C functions are `open`, `fstat` and `read`.
+    /// The whole file, at most `ImageFile.maximumFileSize` bytes. The corresponding C functions are `open`,
+    /// `fstat` and `read`.
     static func readAll(path: String) throws(ImageError) -> [UInt8] {
-        let fd = try syscall("open", file: path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
-        var info = stat()
-        _ = try syscall("fstat", file: path) { fstat(fd, &info) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw ImageError(file: path, reason: .system(call: "read", errno: EISDIR))
+        do {
+            return try RegularFile.read(path: path, limit: ImageFile.maximumFileSize)
+        } catch {
+            throw ImageError(file: path, error)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = try syscall("read", file: path) {
-                chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
     }
 
-    /// Replaces the file's contents. The corresponding C functions are `open` and `write`.
+    /// Replaces the file's contents. The corresponding C functions are `open`, `write` and `close`.
     static func writeAll(_ bytes: [UInt8], path: String) throws(ImageError) {
-        let fd = try syscall("open", file: path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        var offset = 0
-        while offset < bytes.count {
-            do {
-                offset += try syscall("write", file: path) {
-                    bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                }
-            } catch {
-                close(fd)
-                throw error
-            }
+        do {
+            try RegularFile.write(bytes, path: path)
+        } catch {
+            throw ImageError(file: path, reason: .system(call: error.call, errno: error.errno.rawValue))
         }
-        let closed = close(fd)
-        if closed == -1 { throw ImageError(file: path, reason: .system(call: "close", errno: errno)) }
     }
 }
 
 extension ImageError {
-    /// `strerror`'s text for an errno.
-    static func errnoText(_ code: Int32) -> String {
-        String(cString: strerror(code))
+    /// The image error for a file the regular-file reader refused.
+    init(file: String, _ error: RegularFileError) {
+        switch error {
+        case .system(let failure):
+            self.init(file: file, reason: .system(call: failure.call, errno: failure.errno.rawValue))
+        case .notRegularFile(let type):
+            self.init(file: file, reason: .notRegularFile(kind: type.article))
+        case .tooLarge(let size, let limit):
+            self.init(file: file, reason: .fileTooLarge(size: size, limit: limit))
+        }
     }
 }

@@ -6,10 +6,15 @@ import KioskCore
 /// transparent-background QR code reads as dark on light. EXIF orientation is ignored (a QR code reads
 /// at any rotation).
 public enum ImageFile {
-    /// Images with more pixels than this (100 MP) are refused before any pixel buffer is allocated.
-    public static let maximumPixelCount = 100_000_000
+    /// Images with more pixels than this (40 MP) are refused before any pixel buffer is allocated: a header may
+    /// claim 100000x100000 pixels in a few bytes.
+    public static let maximumPixelCount = 40_000_000
+
+    /// Files larger than this (64 MiB) are refused before they are read: a door image is a few MB.
+    public static let maximumFileSize = 64 << 20
 
     /// Reads the file at `path` and decodes it; the format is found by magic bytes, not the extension.
+    /// Anything but a regular file (FIFO, device, directory) and files over `maximumFileSize` are refused unread.
     ///
     /// The corresponding C functions are `open`, `fstat` and `read`, then the codec's.
     public static func read(path: String) throws(ImageError) -> GrayFrame {

@@ -1,5 +1,6 @@
 import struct Foundation.Date
 import KioskCore
+import KioskSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +17,9 @@ import Darwin
 /// `start + i / fps` and labelled with its file name. Frames are produced as fast as they are asked for:
 /// the times are virtual, nothing sleeps.
 ///
-/// An image that cannot be read makes `nextFrame()` throw `ReplayError.unreadableImage` naming the file;
-/// the source then moves past it, so a caller that prefers to skip bad files logs the error and calls
+/// An entry that cannot be read (a broken image, a FIFO, a directory or a symbolic link loop named like an image,
+/// a file over `ImageFile.maximumFileSize`) makes `nextFrame()` throw `ReplayError.unreadableImage` naming the
+/// file; the source then moves past it, so a caller that prefers to skip bad files logs the error and calls
 /// `nextFrame()` again.
 public final class ReplayFrameSource {
     /// The folder, as given.
@@ -28,7 +30,7 @@ public final class ReplayFrameSource {
     public let start: Date
     private var nextIndex = 0
 
-    /// Lists `directory`. The corresponding C functions are `opendir`, `readdir` and `stat`.
+    /// Lists `directory`. The corresponding C functions are `opendir` and `readdir`.
     public init(directory: String, framesPerSecond: Double, start: Date = Date()) throws(ReplayError) {
         guard framesPerSecond.isFinite, framesPerSecond > 0 else { throw .invalidFrameRate(framesPerSecond) }
         let names = try Self.imageFileNames(in: directory)
@@ -59,9 +61,17 @@ public final class ReplayFrameSource {
         directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
     }
 
-    /// Regular files with an image extension, sorted by the bytes of their names.
+    /// Every name with an image extension (hidden names skipped), sorted by the bytes of the names. What each
+    /// name is (a FIFO, a directory, a symbolic link loop, a 30 GB file) is found when it is read, so a bad entry
+    /// is reported by `nextFrame()` and skipped instead of dropped without a word.
     static func imageFileNames(in directory: String) throws(ReplayError) -> [String] {
-        guard let folder = opendir(directory) else { throw .directoryUnavailable(path: directory, errno: errno) }
+        let opened: OpaquePointer?
+        do {
+            opened = try SystemCall.run("opendir", failed: { $0 == nil }) { opendir(directory) }
+        } catch {
+            throw .directoryUnavailable(path: directory, errno: error.errno.rawValue)
+        }
+        guard let folder = opened else { throw .directoryUnavailable(path: directory, errno: ENOENT) }
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
@@ -70,9 +80,6 @@ public final class ReplayFrameSource {
             }
             guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { continue }
             guard ImageFormat.fileExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
-            var info = stat()
-            let fullPath = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            guard stat(fullPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             names.append(name)
         }
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

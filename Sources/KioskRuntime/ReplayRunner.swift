@@ -5,6 +5,10 @@ import Logging
 
 /// `kiosk --replay DIR`: feeds a folder of images through the whole door as frames on a virtual clock and
 /// prints one JSON line per verdict.
+///
+/// Standard output carries verdict lines only. An entry that cannot be replayed (a broken image, a FIFO or folder
+/// named like an image, a file over the size limit) is logged as an error naming the file and why, and still
+/// counts as a frame: the `frame` numbers of the verdict lines keep the gap, and the replay goes on.
 public struct ReplayRunner {
     public var door: Door
     public var logger: Logger

@@ -22,7 +22,9 @@ import Glibc
         let bytes: [UInt8] = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         let failure = error(decoding: bytes, name: "x.png")
         #expect(failure?.reason == .unknownFormat)
-        #expect(failure?.description == "x.png: not a PNG, JPEG or binary PGM image")
+        #expect(
+            failure?.description
+                == "x.png: not a PNG, JPEG or binary PGM image: convert it to one of these, or remove it")
     }
 
     @Test func emptyFileSaysSo() throws {
@@ -31,7 +33,8 @@ import Glibc
         try directory.write([], to: "empty.png")
         let path = directory.file("empty.png")
         #expect(throws: ImageError(file: path, reason: .emptyFile)) { try ImageFile.read(path: path) }
-        #expect(ImageError(file: path, reason: .emptyFile).description == "\(path): file is empty")
+        let description = ImageError(file: path, reason: .emptyFile).description
+        #expect(description == "\(path): file is empty: copy the picture again")
     }
 
     @Test func missingFileNamesTheCallAndErrno() {
@@ -46,7 +49,8 @@ import Glibc
         for length in [8, 30, png.count / 2, png.count - 20] {
             let failure = error(decoding: Array(png.prefix(length)), name: "cut.png")
             #expect(failure?.reason == .truncated(format: "PNG"), "cut at \(length) of \(png.count)")
-            #expect(failure?.description == "cut.png: truncated PNG file")
+            #expect(
+                failure?.description == "cut.png: truncated PNG file: copy the picture again (this copy was cut short)")
         }
     }
 
@@ -67,7 +71,7 @@ import Glibc
         for length in [40, jpeg.count * 2 / 3] {
             let failure = error(decoding: Array(jpeg.prefix(length)), name: "cut.jpg")
             #expect(failure?.reason == .truncated(format: "JPEG"), "cut at \(length) of \(jpeg.count)")
-            #expect(failure?.description == "cut.jpg: truncated JPEG file")
+            #expect(failure?.description.hasPrefix("cut.jpg: truncated JPEG file: copy the picture again") == true)
         }
     }
 
@@ -82,19 +86,22 @@ import Glibc
             return
         }
         #expect(!message.isEmpty)
-        #expect(failure?.description == "x.jpg: corrupt JPEG data: \(message)")
+        #expect(failure?.description == "x.jpg: corrupt JPEG data: \(message). Copy the picture again, or save it anew")
     }
 
     @Test func zeroSizeAndAbsurdSizesAreRefused() {
         #expect(error(decoding: Array("P5 0 10 255\n".utf8), name: "z.pgm")?.reason == .emptyImage(format: "PGM"))
         let huge = error(decoding: Array("P5 20000 20000 255\n".utf8), name: "huge.pgm")
         #expect(huge?.reason == .tooLarge(width: 20000, height: 20000))
-        #expect(huge?.description == "huge.pgm: image of 20000x20000 pixels is larger than the 100 MP limit")
+        #expect(
+            huge?.description
+                == "huge.pgm: image of 20000x20000 pixels is larger than the 40 MP limit: "
+                + "scale it down (a QR code needs a few megapixels at most)")
     }
 
     @Test func truncatedPGMIsReportedAsTruncated() {
         let bytes = Array("P5 4 4 255\n".utf8) + [1, 2, 3]
-        #expect(error(decoding: bytes, name: "t.pgm")?.description == "t.pgm: truncated PGM file")
+        #expect(error(decoding: bytes, name: "t.pgm")?.description.hasPrefix("t.pgm: truncated PGM file: ") == true)
         #expect(error(decoding: Array("P5 4".utf8), name: "h.pgm")?.reason == .truncated(format: "PGM"))
     }
 }
