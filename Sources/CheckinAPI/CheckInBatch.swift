@@ -32,9 +32,11 @@ public struct CheckInItem: Codable, Equatable, Sendable {
     public var arrived: Int
     public var door: String
     public var source: String
+    /// For a revert: the key of the scan it undoes (the server undoes the check-in only if that scan is it).
+    public var reverts: ItemKey?
 
     public init(key: ItemKey, guestId: String, kind: ItemKind, scannedAt: Date, clockOffsetMs: Int64?, arrived: Int,
-                door: String, source: String) {
+                door: String, source: String, reverts: ItemKey? = nil) {
         self.key = key
         self.guestId = guestId
         self.kind = kind
@@ -43,6 +45,7 @@ public struct CheckInItem: Codable, Equatable, Sendable {
         self.arrived = arrived
         self.door = door
         self.source = source
+        self.reverts = reverts
     }
 }
 

@@ -1,0 +1,24 @@
+import CheckinAPI
+import CheckinCore
+import Hummingbird
+
+/// `POST /v1/devices/heartbeat`: keeps the device's last report and last-seen time; answers the server's
+/// time and each event's minimum kiosk version.
+struct HeartbeatController {
+    let repository: any CheckinRepository
+    let clock: any ServerClock
+
+    func addRoutes(to group: RouterGroup<ServerContext>) {
+        group.post("devices/heartbeat", use: heartbeat)
+    }
+
+    @Sendable func heartbeat(_ request: Request, context: ServerContext) async throws -> Response {
+        let device = try context.requireDevice()
+        let report = try await request.decodeJSON(Heartbeat.self, context: context)
+        try await repository.recordHeartbeat(DeviceReport(report), device: device.id, at: clock.now())
+        let events = try await repository.events(tenant: device.tenant).map {
+            HeartbeatAnswer.EventRequirement(id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description)
+        }
+        return try Response.json(HeartbeatAnswer(serverTime: clock.now(), events: events))
+    }
+}
