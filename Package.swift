@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "CheckinAPI", "CheckinCore", "KioskCore", "KioskCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -13,4 +13,10 @@ public struct ServerConfiguration: Sendable {
         self.tlsCertificatePath = tlsCertificatePath
         self.tlsKeyPath = tlsKeyPath
     }
+
+    /// A configuration that cannot work, said so that an operator can fix it.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
 }

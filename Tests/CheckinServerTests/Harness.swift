@@ -68,7 +68,7 @@ extension TestClientProtocol {
         return try await execute(
             uri: "/v1/enrolments/redeem", method: .post, headers: [.contentType: "application/json"],
             body: Harness.json(EnrolmentRequest(code: code, door: door, kioskVersion: "1.0.0"))
-        ) { response in
+        ) { response throws in
             #expect(response.status == .ok)
             return EnrolledDevice(enrolment: try Harness.decode(Enrolment.self, response.body))
         }
@@ -78,14 +78,14 @@ extension TestClientProtocol {
         try await execute(
             uri: "/v1/events/\(event)/check-ins", method: .post, headers: device.headers,
             body: Harness.json(CheckInBatch(items: items))
-        ) { response in
+        ) { response throws in
             #expect(response.status == .ok)
             return try Harness.decode(CheckInBatchResult.self, response.body)
         }
     }
 
     func roster(_ query: String, event: EventID, as device: EnrolledDevice) async throws -> RosterPage {
-        try await execute(uri: "/v1/events/\(event)/roster\(query)", method: .get, headers: device.headers) { response in
+        try await execute(uri: "/v1/events/\(event)/roster\(query)", method: .get, headers: device.headers) { response throws in
             #expect(response.status == .ok)
             return try Harness.decode(RosterPage.self, response.body)
         }

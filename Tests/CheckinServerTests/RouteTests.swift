@@ -17,7 +17,7 @@ struct RouteTests {
         try await h.app().test(.router) { client in
             let code = try await h.admin.createEnrolmentCode(event: event.id).code
             let request = try Harness.json(EnrolmentRequest(code: code.lowercased(), door: "North", kioskVersion: "1.0.0"))
-            let enrolment = try await client.execute(uri: "/v1/enrolments/redeem", method: .post, body: request) { response in
+            let enrolment = try await client.execute(uri: "/v1/enrolments/redeem", method: .post, body: request) { response throws in
                 #expect(response.status == .ok)
                 return try Harness.decode(Enrolment.self, response.body)
             }
@@ -28,19 +28,19 @@ struct RouteTests {
             #expect(try await h.repository.device(tokenHash: Secrets.hash(token: enrolment.token))?.id == enrolment.deviceId)
             #expect(try await h.repository.device(tokenHash: enrolment.token) == nil)
 
-            try await client.execute(uri: "/v1/enrolments/redeem", method: .post, body: request) { response in
+            try await client.execute(uri: "/v1/enrolments/redeem", method: .post, body: request) { response throws in
                 #expect(response.status == .gone)
                 #expect(try Harness.decode(APIError.self, response.body).code == "code_used")
             }
             let old = try await h.admin.createEnrolmentCode(event: event.id).code
             h.clock.advance(by: 24 * 3600 + 1)
             try await client.execute(uri: "/v1/enrolments/redeem", method: .post,
-                                     body: Harness.json(EnrolmentRequest(code: old, door: "N", kioskVersion: "1.0.0"))) { response in
+                                     body: Harness.json(EnrolmentRequest(code: old, door: "N", kioskVersion: "1.0.0"))) { response throws in
                 #expect(response.status == .gone)
                 #expect(try Harness.decode(APIError.self, response.body).code == "code_expired")
             }
             try await client.execute(uri: "/v1/enrolments/redeem", method: .post,
-                                     body: Harness.json(EnrolmentRequest(code: "AAAA-BBBB-CCCC-DDDD", door: "N", kioskVersion: "1.0.0"))) { response in
+                                     body: Harness.json(EnrolmentRequest(code: "AAAA-BBBB-CCCC-DDDD", door: "N", kioskVersion: "1.0.0"))) { response throws in
                 #expect(response.status == .notFound)
                 #expect(try Harness.decode(APIError.self, response.body) == .notFound)
             }
@@ -53,19 +53,19 @@ struct RouteTests {
         let (tenant, event, _) = try await h.event()
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
-            try await client.execute(uri: "/v1/events/\(event.id)", method: .get, headers: device.headers) { response in
+            try await client.execute(uri: "/v1/events/\(event.id)", method: .get, headers: device.headers) { response throws in
                 #expect(response.status == .ok)
                 let info = try Harness.decode(EventInfo.self, response.body)
                 #expect(info.name == "Gala")
             }
             for headers: HTTPFields in [[:], [.authorization: "Bearer kt_WRONG"], [.authorization: "Basic abc"]] {
-                try await client.execute(uri: "/v1/events/\(event.id)", method: .get, headers: headers) { response in
+                try await client.execute(uri: "/v1/events/\(event.id)", method: .get, headers: headers) { response throws in
                     #expect(response.status == .unauthorized)
                     #expect(try Harness.decode(APIError.self, response.body).code == "unauthorized")
                 }
             }
             try await h.repository.revokeDevice(device.id, tenant: tenant.id, at: h.clock.now())
-            try await client.execute(uri: "/v1/events/\(event.id)", method: .get, headers: device.headers) { response in
+            try await client.execute(uri: "/v1/events/\(event.id)", method: .get, headers: device.headers) { response throws in
                 #expect(response.status == .unauthorized)
             }
         }
@@ -81,14 +81,14 @@ struct RouteTests {
             var bodies: [String] = []
             for uri in ["/v1/events/\(eventB.id)", "/v1/events/999999", "/v1/events/\(eventB.id)/roster",
                         "/v1/events/999999/roster"] {
-                try await client.execute(uri: uri, method: .get, headers: deviceA.headers) { response in
+                try await client.execute(uri: uri, method: .get, headers: deviceA.headers) { response throws in
                     #expect(response.status == .notFound, "\(uri)")
                     bodies.append(String(buffer: response.body))
                 }
             }
             let item = deviceA.item(1, guest: guestsA[0], at: h.clock.now())
             try await client.execute(uri: "/v1/events/\(eventB.id)/check-ins", method: .post, headers: deviceA.headers,
-                                     body: Harness.json(CheckInBatch(items: [item]))) { response in
+                                     body: Harness.json(CheckInBatch(items: [item]))) { response throws in
                 #expect(response.status == .notFound)
                 bodies.append(String(buffer: response.body))
             }
@@ -120,10 +120,10 @@ struct RouteTests {
             #expect(resumed.complete)
             #expect(resumed.nextPage == nil)
             #expect(Set((first.guests + second.guests + resumed.guests).map(\.id)).count == 1_200)
-            try await client.execute(uri: "/v1/events/\(event.id)/roster?limit=501", method: .get, headers: device.headers) { response in
+            try await client.execute(uri: "/v1/events/\(event.id)/roster?limit=501", method: .get, headers: device.headers) { response throws in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/v1/events/\(event.id)/roster?page=garbage", method: .get, headers: device.headers) { response in
+            try await client.execute(uri: "/v1/events/\(event.id)/roster?page=garbage", method: .get, headers: device.headers) { response throws in
                 #expect(response.status == .badRequest)
             }
         }
@@ -169,7 +169,7 @@ struct RouteTests {
             // More than 50 is refused as a whole.
             let tooMany = (1...51).map { device.item(Int64(100 + $0), guest: guests[2], at: t) }
             try await client.execute(uri: "/v1/events/\(event.id)/check-ins", method: .post, headers: device.headers,
-                                     body: Harness.json(CheckInBatch(items: tooMany))) { response in
+                                     body: Harness.json(CheckInBatch(items: tooMany))) { response throws in
                 #expect(response.status == .badRequest)
             }
         }
@@ -217,7 +217,7 @@ struct RouteTests {
             // A kiosk five minutes fast, reporting its offset in the heartbeat.
             let beat = Heartbeat(door: "North", kioskVersion: "1.0.0", pending: 2, oldestPendingAt: nil, rosterCursor: nil,
                                  rosterFetchedAt: nil, camera: "replay", clockOffsetMs: -300_000, deviceTime: t.addingTimeInterval(300))
-            try await client.execute(uri: "/v1/devices/heartbeat", method: .post, headers: device.headers, body: Harness.json(beat)) { response in
+            try await client.execute(uri: "/v1/devices/heartbeat", method: .post, headers: device.headers, body: Harness.json(beat)) { response throws in
                 #expect(response.status == .ok)
                 #expect(try Harness.decode(HeartbeatAnswer.self, response.body).serverTime == t)
             }
@@ -275,20 +275,20 @@ struct RouteTests {
         let (_, event, guests) = try await h.event(minimumKioskVersion: "1.2.0")
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)  // says Kiosk-Version 1.0.0
-            try await client.execute(uri: "/v1/events/\(event.id)/roster", method: .get, headers: device.headers) { response in
+            try await client.execute(uri: "/v1/events/\(event.id)/roster", method: .get, headers: device.headers) { response throws in
                 #expect(response.status.code == 426)
                 #expect(try Harness.decode(APIError.self, response.body).code == "update_required")
             }
             var newer = device.headers
             newer[CheckinHeader.kioskVersion] = "1.10.0"
-            try await client.execute(uri: "/v1/events/\(event.id)/roster", method: .get, headers: newer) { response in
+            try await client.execute(uri: "/v1/events/\(event.id)/roster", method: .get, headers: newer) { response throws in
                 #expect(response.status == .ok)
             }
             let answer = try await client.upload([device.item(1, guest: guests[0], at: h.clock.now())], event: event.id, as: device)
             #expect(answer.outcomes[0].outcome == .applied)
             let beat = Heartbeat(door: "North", kioskVersion: "1.0.0", pending: 0, oldestPendingAt: nil, rosterCursor: nil,
                                  rosterFetchedAt: nil, camera: "replay", clockOffsetMs: nil, deviceTime: h.clock.now())
-            try await client.execute(uri: "/v1/devices/heartbeat", method: .post, headers: device.headers, body: Harness.json(beat)) { response in
+            try await client.execute(uri: "/v1/devices/heartbeat", method: .post, headers: device.headers, body: Harness.json(beat)) { response throws in
                 let answer = try Harness.decode(HeartbeatAnswer.self, response.body)
                 #expect(answer.events == [.init(id: event.id.rawValue, minimumKioskVersion: "1.2.0")])
             }
@@ -302,37 +302,37 @@ struct RouteTests {
         let auth: HTTPFields = [.authorization: "Bearer \(token)"]
         try await h.app().test(.router) { client in
             try await client.execute(uri: "/v1/admin/tenants", method: .post, headers: [.authorization: "Bearer nope"],
-                                     body: Harness.json(TenantInput(name: "X"))) { response in
+                                     body: Harness.json(TenantInput(name: "X"))) { response throws in
                 #expect(response.status == .unauthorized)
             }
             let tenant = try await client.execute(uri: "/v1/admin/tenants", method: .post, headers: auth,
-                                                  body: Harness.json(TenantInput(name: "Acme"))) { response in
+                                                  body: Harness.json(TenantInput(name: "Acme"))) { response throws in
                 #expect(response.status == .created)
                 return try Harness.decode(TenantInfo.self, response.body)
             }
             let event = try await client.execute(
                 uri: "/v1/admin/tenants/\(tenant.id)/events", method: .post, headers: auth,
                 body: Harness.json(EventInput(name: "Gala", startsAt: Harness.start, endsAt: Harness.start.addingTimeInterval(3600)))
-            ) { response in
+            ) { response throws in
                 #expect(response.status == .created)
                 return try Harness.decode(EventInfo.self, response.body)
             }
             try await client.execute(uri: "/v1/admin/events/\(event.id)/guests/import", method: .post, headers: auth,
-                                     body: ByteBuffer(string: "name,party_size\nAda,1\nBob,many\nCy,2\n")) { response in
+                                     body: ByteBuffer(string: "name,party_size\nAda,1\nBob,many\nCy,2\n")) { response throws in
                 #expect(response.status.code == 422)
                 let error = try Harness.decode(APIError.self, response.body)
                 #expect(error.lines?.map(\.line) == [3])
             }
             #expect(try await h.repository.rosterPage(event: EventID(event.id), page: nil, limit: 10).total == 0)
             try await client.execute(uri: "/v1/admin/events/\(event.id)/guests/import", method: .post, headers: auth,
-                                     body: ByteBuffer(string: "name,party_size\nAda,1\nCy,2\n")) { response in
+                                     body: ByteBuffer(string: "name,party_size\nAda,1\nCy,2\n")) { response throws in
                 #expect(try Harness.decode(ImportAnswer.self, response.body).imported == 2)
             }
-            try await client.execute(uri: "/v1/admin/events/\(event.id)/enrolment-codes", method: .post, headers: auth) { response in
+            try await client.execute(uri: "/v1/admin/events/\(event.id)/enrolment-codes", method: .post, headers: auth) { response throws in
                 #expect(response.status == .created)
                 #expect(try Harness.decode(EnrolmentCodeAnswer.self, response.body).code.count == 19)
             }
-            try await client.execute(uri: "/v1/admin/events/4242/export", method: .get, headers: auth) { response in
+            try await client.execute(uri: "/v1/admin/events/4242/export", method: .get, headers: auth) { response throws in
                 #expect(response.status == .notFound)
             }
         }
