@@ -27,13 +27,15 @@ public enum CheckInRules {
 
     /// Decides one scan against the guest (nil when the event has no such guest) and the guest's current
     /// check-in. `knownOffsetMs` is the device's offset the server knows, used when the scan carries none.
+    /// `closesAt` is the end of the event plus its grace: a check-in scanned (corrected time) after it is
+    /// refused (`event_over`).
     ///
     /// - The earliest corrected scan time wins, whichever arrives first; a later one is `superseded`.
     /// - A re-confirmation appends an event and never makes a second check-in.
     /// - A revert undoes the check-in only if it reverts the scan that is the current check-in (by key; a
     ///   revert without a key reverts the current check-in if this device made it).
     public static func decide(_ scan: Scan, event: EventID, guest: Guest?, current: CheckIn?,
-                              knownOffsetMs: Int64?, receivedAt: Date) -> Decision {
+                              knownOffsetMs: Int64?, receivedAt: Date, closesAt: Date? = nil) -> Decision {
         let corrected = correctedTime(deviceTime: scan.deviceTime, offsetMs: scan.clockOffsetMs ?? knownOffsetMs)
         func decision(_ outcome: ScanOutcome, _ effect: Effect) -> Decision {
             let record = CheckInEvent(
@@ -49,6 +51,9 @@ public enum CheckInRules {
         case .checkIn:
             if guest.status == .cancelled {
                 return decision(ScanOutcome(kind: .rejected, checkIn: current?.summary, reason: "cancelled"), .keep)
+            }
+            if let closesAt, corrected > closesAt {
+                return decision(ScanOutcome(kind: .rejected, checkIn: current?.summary, reason: "event_over"), .keep)
             }
             let mine = CheckIn(
                 event: event, guest: guest.id, scanKey: scan.key, door: scan.door, deviceTime: scan.deviceTime,

@@ -28,6 +28,9 @@ public struct Event: Equatable, Sendable {
         self.graceMinutes = graceMinutes
         self.minimumKioskVersion = minimumKioskVersion
     }
+
+    /// The last moment a check-in is taken: the end plus the grace.
+    public var closesAt: Date { endsAt.addingTimeInterval(Double(graceMinutes) * 60) }
 }
 
 /// What an organizer gives to create an event (the server assigns the id).

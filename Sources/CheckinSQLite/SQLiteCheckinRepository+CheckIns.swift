@@ -15,11 +15,14 @@ extension SQLiteCheckinRepository {
             {
                 return try JSONDecoder().decode(ScanOutcome.self, from: Data(stored.answer.utf8))
             }
+            guard let eventRow = try EventRow.fetchOne(db, key: Int64(event.rawValue)) else {
+                throw RepositoryError.notFound("event \(event)")
+            }
             let guest = try Self.guest(db, scan.guest, event: event)
             let current = try CheckInRow.fetchOne(db, key: ["event_id": Int64(event.rawValue), "guest_id": scan.guest.text])
             let decision = CheckInRules.decide(
                 scan, event: event, guest: guest, current: current?.checkIn,
-                knownOffsetMs: device.knownClockOffsetMs, receivedAt: receivedAt)
+                knownOffsetMs: device.knownClockOffsetMs, receivedAt: receivedAt, closesAt: eventRow.event.closesAt)
             let answer = String(decoding: try JSONEncoder().encode(decision.outcome), as: UTF8.self)
             try CheckInEventRow(decision.event, answer: answer).insert(db)
             switch decision.effect {

@@ -122,3 +122,96 @@ extension Harness {
             queueEpoch: "epoch1", door: door, kioskVersion: "1.0.0"), at: clock.now())
     }
 }
+
+/// More of the contract: concurrent writers and a reader of deltas, re-enrolment, the event's end.
+@Suite("CheckinRepository, more")
+struct RepositoryMoreTests {
+    /// Several uploads at once while a kiosk keeps fetching deltas: every check-in reaches the reader (the
+    /// cursor never skips a change that commits late; on PostgreSQL this is the transaction-horizon rule).
+    @Test(arguments: RepositoryFactory.all)
+    func deltasNeverSkipAChangeWhileWritersRunAtOnce(_ factory: RepositoryFactory) async throws {
+        let h = try Harness(factory)
+        let (_, event, guests) = try await h.event(guests: 160)
+        var devices: [Device] = []
+        for door in ["A", "B", "C", "D"] { devices.append(try await h.enrolDirectly(event: event, door: door)) }
+        let start = try await h.repository.rosterPage(event: event.id, page: nil, limit: 1).changeCursor
+        let repository = h.repository
+        let now = h.clock.now()
+        let seen = try await withThrowingTaskGroup(of: Set<String>.self) { group in
+            for (d, device) in devices.enumerated() {
+                let mine = Array(guests[(d * 40)..<((d + 1) * 40)])
+                group.addTask {
+                    for (i, guest) in mine.enumerated() {
+                        let scan = Scan(key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: Int64(i + 1)),
+                                        guest: guest.id, kind: .checkIn, deviceTime: now, clockOffsetMs: 0, arrived: 1,
+                                        door: device.door, source: "camera")
+                        _ = try await repository.apply(scan, event: event.id, device: device, receivedAt: now)
+                    }
+                    return []
+                }
+            }
+            group.addTask {
+                var cursor = start
+                var checkedIn = Set<String>()
+                var rounds = 0
+                while checkedIn.count < 160 && rounds < 10_000 {
+                    let page = try await repository.rosterChanges(event: event.id, since: cursor, limit: 50)
+                    for guest in page.guests where guest.checkIn != nil { checkedIn.insert(guest.id.text) }
+                    cursor = page.changeCursor
+                    rounds += 1
+                    if page.guests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+                }
+                return checkedIn
+            }
+            var all = Set<String>()
+            for try await part in group { all.formUnion(part) }
+            return all
+        }
+        #expect(seen.count == 160)
+        #expect(try await h.repository.checkIns(event: event.id).count == 160)
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func reEnrolmentKeepsTheDeviceAndRevokesItsOldToken(_ factory: RepositoryFactory) async throws {
+        let h = try Harness(factory)
+        let (tenant, event, _) = try await h.event()
+        let device = try await h.enrolDirectly(event: event)
+        let listed = try #require(try await h.repository.devices(tenant: tenant.id).first?.id)
+        #expect(listed == device.id)
+        try await h.repository.createEnrolmentCode(EnrolmentCode(
+            codeHash: "again", tenant: tenant.id, event: event.id, replacesDevice: device.id, createdAt: h.clock.now(),
+            expiresAt: h.clock.now().addingTimeInterval(60)))
+        let again = try await h.repository.redeemEnrolment(Enrolling(
+            codeHash: "again", newDeviceId: "dev_unused", tokenHash: "new-hash", queueEpoch: "epoch2", door: "North",
+            kioskVersion: "1.1.0"), at: h.clock.now())
+        #expect(again.id == device.id)
+        #expect(again.queueEpoch == "epoch2")
+        #expect(try await h.repository.device(tokenHash: "new-hash")?.id == device.id)
+        #expect(try await h.repository.devices(tenant: tenant.id).count == 1)
+        // Another tenant cannot make a code for this device.
+        let (other, otherEvent, _) = try await h.event(tenantName: "Other")
+        await #expect(throws: RepositoryError.self) {
+            try await h.repository.createEnrolmentCode(EnrolmentCode(
+                codeHash: "steal", tenant: other.id, event: otherEvent.id, replacesDevice: device.id,
+                createdAt: h.clock.now(), expiresAt: h.clock.now().addingTimeInterval(60)))
+        }
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func aCheckInAfterTheEventClosesIsRejected(_ factory: RepositoryFactory) async throws {
+        let h = try Harness(factory)
+        let (_, event, guests) = try await h.event()
+        let device = try await h.enrolDirectly(event: event)
+        func scan(_ seq: Int64, _ at: Date) -> Scan {
+            Scan(key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: seq), guest: guests[0].id,
+                 kind: .checkIn, deviceTime: at, clockOffsetMs: 0, arrived: 1, door: "North", source: "camera")
+        }
+        let late = try await h.repository.apply(scan(1, event.closesAt.addingTimeInterval(1)), event: event.id, device: device,
+                                                receivedAt: h.clock.now())
+        #expect(late == ScanOutcome(kind: .rejected, reason: "event_over"))
+        let inGrace = try await h.repository.apply(scan(2, event.endsAt.addingTimeInterval(60)), event: event.id, device: device,
+                                                   receivedAt: h.clock.now())
+        #expect(inGrace.kind == .applied)
+        #expect(try await h.repository.checkInEvents(event: event.id).map(\.outcome) == [.rejected, .applied])
+    }
+}

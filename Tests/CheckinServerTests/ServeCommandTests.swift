@@ -1,3 +1,5 @@
+import CheckinAPI
+import CheckinServer
 import Foundation
 import Testing
 
@@ -62,6 +64,13 @@ struct ServeCommandTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(answer.contains("\"token\":\"kt_"), "\(answer)")
+        // The database keeps the token's SHA-256, never the token.
+        let token = try APICoding.decoder().decode(Enrolment.self, from: Data(answer.utf8)).token
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
+            + ((try? Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db-wal"))) ?? Data())
+        let stored = String(decoding: bytes, as: UTF8.self)
+        #expect(!stored.contains(token))
+        #expect(stored.contains(Secrets.hash(token: token)))
         // Plain HTTP is not served on the TLS port.
         let plain = try Self.shell("curl -sS -m 5 http://localhost:\(port)/v1/events/1", in: folder)
         #expect(!plain.out.contains("not_found") && !plain.out.contains("unauthorized"))

@@ -8,6 +8,8 @@ struct HeartbeatController {
     let repository: any CheckinRepository
     let clock: any ServerClock
 
+    static let minimumInterval: Double = 10
+
     func addRoutes(to group: RouterGroup<ServerContext>) {
         group.post("devices/heartbeat", use: heartbeat)
     }
@@ -15,7 +17,11 @@ struct HeartbeatController {
     @Sendable func heartbeat(_ request: Request, context: ServerContext) async throws -> Response {
         let device = try context.requireDevice()
         let report = try await request.decodeJSON(Heartbeat.self, context: context)
-        try await repository.recordHeartbeat(DeviceReport(report), device: device.id, at: clock.now())
+        let now = clock.now()
+        // Kept at most every 10 seconds: a kiosk reports with each sync too.
+        if device.lastSeenAt.map({ now.timeIntervalSince($0) >= Self.minimumInterval || now < $0 }) ?? true {
+            try await repository.recordHeartbeat(DeviceReport(report), device: device.id, at: now)
+        }
         let events = try await repository.events(tenant: device.tenant).map {
             HeartbeatAnswer.EventRequirement(id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description)
         }
