@@ -26,8 +26,10 @@ public struct EventInput: Codable, Equatable, Sendable {
     public var graceMinutes: Int?
     public var minimumKioskVersion: String?
 
-    public init(name: String, venue: String? = nil, opsContact: String? = nil, startsAt: Date, endsAt: Date,
-                graceMinutes: Int? = nil, minimumKioskVersion: String? = nil) {
+    public init(
+        name: String, venue: String? = nil, opsContact: String? = nil, startsAt: Date, endsAt: Date,
+        graceMinutes: Int? = nil, minimumKioskVersion: String? = nil
+    ) {
         self.name = name
         self.venue = venue
         self.opsContact = opsContact
@@ -48,8 +50,10 @@ public struct GuestInput: Codable, Equatable, Sendable {
     public var checkInNote: String?
     public var arrivalAlert: String?
 
-    public init(name: String, email: String? = nil, phone: String? = nil, partySize: Int? = nil,
-                accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil) {
+    public init(
+        name: String, email: String? = nil, phone: String? = nil, partySize: Int? = nil,
+        accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil
+    ) {
         self.name = name
         self.email = email
         self.phone = phone

@@ -13,8 +13,10 @@ public struct CheckIn: Equatable, Sendable {
     public var receivedAt: Date
     public var arrived: Int
 
-    public init(event: EventID, guest: GuestID, scanKey: ScanKey, door: String, deviceTime: Date,
-                correctedTime: Date, receivedAt: Date, arrived: Int) {
+    public init(
+        event: EventID, guest: GuestID, scanKey: ScanKey, door: String, deviceTime: Date,
+        correctedTime: Date, receivedAt: Date, arrived: Int
+    ) {
         self.event = event
         self.guest = guest
         self.scanKey = scanKey
@@ -45,9 +47,11 @@ public struct CheckInEvent: Equatable, Sendable {
     public var reason: String?
     public var reverts: ScanKey?
 
-    public init(event: EventID, guest: String, key: ScanKey, kind: ScanKind, door: String, source: String,
-                deviceTime: Date, correctedTime: Date, receivedAt: Date, arrived: Int, outcome: ScanOutcome.Kind,
-                reason: String? = nil, reverts: ScanKey? = nil) {
+    public init(
+        event: EventID, guest: String, key: ScanKey, kind: ScanKind, door: String, source: String,
+        deviceTime: Date, correctedTime: Date, receivedAt: Date, arrived: Int, outcome: ScanOutcome.Kind,
+        reason: String? = nil, reverts: ScanKey? = nil
+    ) {
         self.event = event
         self.guest = guest
         self.key = key

@@ -34,8 +34,10 @@ public enum CheckInRules {
     /// - A re-confirmation appends an event and never makes a second check-in.
     /// - A revert undoes the check-in only if it reverts the scan that is the current check-in (by key; a
     ///   revert without a key reverts the current check-in if this device made it).
-    public static func decide(_ scan: Scan, event: EventID, guest: Guest?, current: CheckIn?,
-                              knownOffsetMs: Int64?, receivedAt: Date, closesAt: Date? = nil) -> Decision {
+    public static func decide(
+        _ scan: Scan, event: EventID, guest: Guest?, current: CheckIn?,
+        knownOffsetMs: Int64?, receivedAt: Date, closesAt: Date? = nil
+    ) -> Decision {
         let corrected = correctedTime(deviceTime: scan.deviceTime, offsetMs: scan.clockOffsetMs ?? knownOffsetMs)
         func decision(_ outcome: ScanOutcome, _ effect: Effect) -> Decision {
             let record = CheckInEvent(
@@ -68,7 +70,8 @@ public enum CheckInRules {
             guard let current else {
                 return decision(ScanOutcome(kind: .recorded, reason: "not_checked_in"), .keep)
             }
-            let undoesCurrent = scan.reverts.map { $0 == current.scanKey } ?? (current.scanKey.deviceId == scan.key.deviceId)
+            let undoesCurrent =
+                scan.reverts.map { $0 == current.scanKey } ?? (current.scanKey.deviceId == scan.key.deviceId)
             if undoesCurrent {
                 return decision(ScanOutcome(kind: .applied), .removeCheckIn)
             }

@@ -9,7 +9,7 @@ import KioskCore
 public protocol CheckinRepository: Sendable {
     // MARK: Tenants and events
 
-    func createTenant(name: String) async throws -> Tenant
+    func createTenant(name: String, at time: Date) async throws -> Tenant
     func tenant(_ id: TenantID) async throws -> Tenant?
     /// Throws `RepositoryError.notFound` when the tenant does not exist.
     func createEvent(_ event: NewEvent, tenant: TenantID) async throws -> Event

@@ -15,8 +15,10 @@ public struct Device: Equatable, Sendable {
     public var lastReport: DeviceReport?
     public var lastSeenAt: Date?
 
-    public init(id: String, tenant: TenantID, door: String, kioskVersion: String, queueEpoch: String,
-                enrolledAt: Date, revoked: Bool = false, lastReport: DeviceReport? = nil, lastSeenAt: Date? = nil) {
+    public init(
+        id: String, tenant: TenantID, door: String, kioskVersion: String, queueEpoch: String,
+        enrolledAt: Date, revoked: Bool = false, lastReport: DeviceReport? = nil, lastSeenAt: Date? = nil
+    ) {
         self.id = id
         self.tenant = tenant
         self.door = door
@@ -50,9 +52,11 @@ public struct DeviceReport: Equatable, Sendable, Codable {
     public var clockOffsetMs: Int64?
     public var deviceTime: Date
 
-    public init(door: String, kioskVersion: String, pending: Int, oldestPendingAt: Date? = nil,
-                rosterCursor: String? = nil, rosterFetchedAt: Date? = nil, camera: String,
-                clockOffsetMs: Int64? = nil, deviceTime: Date) {
+    public init(
+        door: String, kioskVersion: String, pending: Int, oldestPendingAt: Date? = nil,
+        rosterCursor: String? = nil, rosterFetchedAt: Date? = nil, camera: String,
+        clockOffsetMs: Int64? = nil, deviceTime: Date
+    ) {
         self.door = door
         self.kioskVersion = kioskVersion
         self.pending = pending
@@ -77,8 +81,10 @@ public struct EnrolmentCode: Equatable, Sendable {
     public var expiresAt: Date
     public var usedAt: Date?
 
-    public init(codeHash: String, tenant: TenantID, event: EventID, replacesDevice: String? = nil,
-                createdAt: Date, expiresAt: Date, usedAt: Date? = nil) {
+    public init(
+        codeHash: String, tenant: TenantID, event: EventID, replacesDevice: String? = nil,
+        createdAt: Date, expiresAt: Date, usedAt: Date? = nil
+    ) {
         self.codeHash = codeHash
         self.tenant = tenant
         self.event = event
@@ -102,8 +108,10 @@ public struct Enrolling: Equatable, Sendable {
     public var door: String
     public var kioskVersion: String
 
-    public init(codeHash: String, newDeviceId: String, tokenHash: String, queueEpoch: String, door: String,
-                kioskVersion: String) {
+    public init(
+        codeHash: String, newDeviceId: String, tokenHash: String, queueEpoch: String, door: String,
+        kioskVersion: String
+    ) {
         self.codeHash = codeHash
         self.newDeviceId = newDeviceId
         self.tokenHash = tokenHash

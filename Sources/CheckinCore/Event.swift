@@ -16,8 +16,10 @@ public struct Event: Equatable, Sendable {
     /// Kiosks older than this get `426` on the roster endpoints (uploads are still accepted).
     public var minimumKioskVersion: KioskVersion?
 
-    public init(id: EventID, tenant: TenantID, name: String, venue: String? = nil, opsContact: String? = nil,
-                startsAt: Date, endsAt: Date, graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil) {
+    public init(
+        id: EventID, tenant: TenantID, name: String, venue: String? = nil, opsContact: String? = nil,
+        startsAt: Date, endsAt: Date, graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil
+    ) {
         self.id = id
         self.tenant = tenant
         self.name = name
@@ -43,8 +45,10 @@ public struct NewEvent: Equatable, Sendable {
     public var graceMinutes: Int
     public var minimumKioskVersion: KioskVersion?
 
-    public init(name: String, venue: String? = nil, opsContact: String? = nil, startsAt: Date, endsAt: Date,
-                graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil) {
+    public init(
+        name: String, venue: String? = nil, opsContact: String? = nil, startsAt: Date, endsAt: Date,
+        graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil
+    ) {
         self.name = name
         self.venue = venue
         self.opsContact = opsContact

@@ -22,10 +22,12 @@ public struct Guest: Equatable, Sendable {
     /// The guest's one check-in at this event, if any.
     public var checkIn: CheckInSummary?
 
-    public init(id: GuestID, event: EventID, name: String, email: String? = nil, phone: String? = nil,
-                partySize: Int = 1, accessType: String? = nil, checkInNote: String? = nil,
-                arrivalAlert: String? = nil, status: GuestState = .active, version: Int64 = 1,
-                checkIn: CheckInSummary? = nil) {
+    public init(
+        id: GuestID, event: EventID, name: String, email: String? = nil, phone: String? = nil,
+        partySize: Int = 1, accessType: String? = nil, checkInNote: String? = nil,
+        arrivalAlert: String? = nil, status: GuestState = .active, version: Int64 = 1,
+        checkIn: CheckInSummary? = nil
+    ) {
         self.id = id
         self.event = event
         self.name = name
@@ -54,9 +56,11 @@ public struct NewGuest: Equatable, Sendable {
     /// `cancelled` imports a tombstone (a roster exported with its cancellations).
     public var status: GuestState
 
-    public init(id: GuestID = .random(), name: String, email: String? = nil, phone: String? = nil,
-                partySize: Int = 1, accessType: String? = nil, checkInNote: String? = nil,
-                arrivalAlert: String? = nil, status: GuestState = .active) {
+    public init(
+        id: GuestID = .random(), name: String, email: String? = nil, phone: String? = nil,
+        partySize: Int = 1, accessType: String? = nil, checkInNote: String? = nil,
+        arrivalAlert: String? = nil, status: GuestState = .active
+    ) {
         self.id = id
         self.name = name
         self.email = email

@@ -33,12 +33,22 @@ public enum GuestCSV {
         case .failure(let problem): return .failure(ParseFailure(problems: [problem]))
         }
         guard let header = records.first else {
-            return .failure(ParseFailure(problems: [Problem(line: 1, message: "the file is empty; the first line must name the columns, e.g. guest_id,name,email,party_size")]))
+            return .failure(
+                ParseFailure(problems: [
+                    Problem(
+                        line: 1,
+                        message:
+                            "the file is empty; the first line must name the columns, e.g. guest_id,name,email,party_size"
+                    )
+                ]))
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         var problems: [Problem] = []
         for name in names where !columns.contains(name) {
-            problems.append(Problem(line: header.line, message: "unknown column '\(name)'; known: \(columns.sorted().joined(separator: ", "))"))
+            problems.append(
+                Problem(
+                    line: header.line,
+                    message: "unknown column '\(name)'; known: \(columns.sorted().joined(separator: ", "))"))
         }
         guard names.contains("name") else {
             problems.append(Problem(line: header.line, message: "no 'name' column"))
@@ -49,7 +59,8 @@ public enum GuestCSV {
         for record in records.dropFirst() {
             if record.fields == [""] { continue }  // an empty line
             guard record.fields.count == names.count else {
-                problems.append(Problem(line: record.line, message: "\(record.fields.count) fields, the header has \(names.count)"))
+                problems.append(
+                    Problem(line: record.line, message: "\(record.fields.count) fields, the header has \(names.count)"))
                 continue
             }
             var value: [String: String] = [:]
@@ -64,7 +75,9 @@ public enum GuestCSV {
             var guest = NewGuest(name: name)
             if let code = value["guest_id"] ?? value["code"] {
                 guard let id = GuestID(text: code) else {
-                    problems.append(Problem(line: record.line, message: "'\(code)' is not a guest id (16 base32 characters A-Z, 2-7)"))
+                    problems.append(
+                        Problem(
+                            line: record.line, message: "'\(code)' is not a guest id (16 base32 characters A-Z, 2-7)"))
                     continue
                 }
                 if let first = seen[id] {
@@ -76,14 +89,16 @@ public enum GuestCSV {
             }
             if let party = value["party_size"] {
                 guard let n = Int(party), (1...99).contains(n) else {
-                    problems.append(Problem(line: record.line, message: "party_size '\(party)' is not a number from 1 to 99"))
+                    problems.append(
+                        Problem(line: record.line, message: "party_size '\(party)' is not a number from 1 to 99"))
                     continue
                 }
                 guest.partySize = n
             }
             if let status = value["status"] {
                 guard let state = GuestState(rawValue: status.lowercased()) else {
-                    problems.append(Problem(line: record.line, message: "status '\(status)' is not active or cancelled"))
+                    problems.append(
+                        Problem(line: record.line, message: "status '\(status)' is not active or cancelled"))
                     continue
                 }
                 guest.status = state
@@ -134,7 +149,10 @@ public enum GuestCSV {
                 inQuotes = true
                 quoteLine = line
             } else if c == "\"" {
-                return .failure(Problem(line: line, message: "a quote inside an unquoted field; quote the whole field and double the quote (\"\")"))
+                return .failure(
+                    Problem(
+                        line: line,
+                        message: "a quote inside an unquoted field; quote the whole field and double the quote (\"\")"))
             } else if c == "," {
                 fields.append(field)
                 field = ""

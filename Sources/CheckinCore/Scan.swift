@@ -41,8 +41,10 @@ public struct Scan: Equatable, Sendable {
     /// For a revert: the key of the scan it undoes.
     public var reverts: ScanKey?
 
-    public init(key: ScanKey, guest: GuestID, kind: ScanKind, deviceTime: Date, clockOffsetMs: Int64?,
-                arrived: Int, door: String, source: String, reverts: ScanKey? = nil) {
+    public init(
+        key: ScanKey, guest: GuestID, kind: ScanKind, deviceTime: Date, clockOffsetMs: Int64?,
+        arrived: Int, door: String, source: String, reverts: ScanKey? = nil
+    ) {
         self.key = key
         self.guest = guest
         self.kind = kind

@@ -7,10 +7,13 @@ extension SQLiteCheckinRepository {
     public func apply(_ scan: Scan, event: EventID, device: Device, receivedAt: Date) async throws -> ScanOutcome {
         try await writer.write { db in
             // A key seen before gets the answer it got the first time.
-            if let stored = try CheckInEventRow
-                .filter(CheckInEventRow.Columns.deviceId == scan.key.deviceId
+            if let stored =
+                try CheckInEventRow
+                .filter(
+                    CheckInEventRow.Columns.deviceId == scan.key.deviceId
                         && CheckInEventRow.Columns.epoch == scan.key.epoch
-                        && CheckInEventRow.Columns.sequence == scan.key.sequence)
+                        && CheckInEventRow.Columns.sequence == scan.key.sequence
+                )
                 .fetchOne(db)
             {
                 return try JSONDecoder().decode(ScanOutcome.self, from: Data(stored.answer.utf8))
@@ -19,7 +22,8 @@ extension SQLiteCheckinRepository {
                 throw RepositoryError.notFound("event \(event)")
             }
             let guest = try Self.guest(db, scan.guest, event: event)
-            let current = try CheckInRow.fetchOne(db, key: ["event_id": Int64(event.rawValue), "guest_id": scan.guest.text])
+            let current = try CheckInRow.fetchOne(
+                db, key: ["event_id": Int64(event.rawValue), "guest_id": scan.guest.text])
             let decision = CheckInRules.decide(
                 scan, event: event, guest: guest, current: current?.checkIn,
                 knownOffsetMs: device.knownClockOffsetMs, receivedAt: receivedAt, closesAt: eventRow.event.closesAt)

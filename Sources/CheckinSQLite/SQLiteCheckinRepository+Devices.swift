@@ -7,7 +7,7 @@ extension SQLiteCheckinRepository {
     public func createEnrolmentCode(_ code: EnrolmentCode) async throws {
         try await writer.write { db in
             guard let event = try EventRow.fetchOne(db, key: Int64(code.event.rawValue)),
-                  event.tenantId == Int64(code.tenant.rawValue)
+                event.tenantId == Int64(code.tenant.rawValue)
             else { throw RepositoryError.notFound("event \(code.event)") }
             if let replaced = code.replacesDevice {
                 guard let device = try DeviceRow.fetchOne(db, key: replaced), device.tenantId == event.tenantId else {
@@ -82,7 +82,9 @@ extension SQLiteCheckinRepository {
 
     public func recordHeartbeat(_ report: DeviceReport, device id: String, at time: Date) async throws {
         try await writer.write { db in
-            guard var device = try DeviceRow.fetchOne(db, key: id) else { throw RepositoryError.notFound("device \(id)") }
+            guard var device = try DeviceRow.fetchOne(db, key: id) else {
+                throw RepositoryError.notFound("device \(id)")
+            }
             device.lastSeenAt = time
             device.reportDoor = report.door
             device.reportKioskVersion = report.kioskVersion

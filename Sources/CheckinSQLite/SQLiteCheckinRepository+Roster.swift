@@ -47,8 +47,9 @@ extension SQLiteCheckinRepository {
                 throw RepositoryError.notFound("guest \(id.text)")
             }
             if guest.status == .cancelled { return guest }
-            try db.execute(sql: "UPDATE guest SET status = 'cancelled' WHERE event_id = ? AND id = ?",
-                           arguments: [Int64(event.rawValue), id.text])
+            try db.execute(
+                sql: "UPDATE guest SET status = 'cancelled' WHERE event_id = ? AND id = ?",
+                arguments: [Int64(event.rawValue), id.text])
             try Self.touchGuest(db, id, event: event, at: time)
             return try Self.guest(db, id, event: event)!
         }
@@ -72,7 +73,8 @@ extension SQLiteCheckinRepository {
         var after: String?
         if let page {
             let parts = page.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0] == "p1", let value = Int64(parts[1]), GuestID(text: String(parts[2])) != nil
+            guard parts.count == 3, parts[0] == "p1", let value = Int64(parts[1]),
+                GuestID(text: String(parts[2])) != nil
             else { throw RepositoryError.badCursor }
             start = value
             after = String(parts[2])
@@ -87,7 +89,8 @@ extension SQLiteCheckinRepository {
             let guests = try Self.withCheckIns(db, pageRows, event: eventId)
             let total = start == nil ? try GuestRow.filter(GuestRow.Columns.eventId == eventId).fetchCount(db) : nil
             let next = rows.count > limit ? "p1:\(startValue):\(pageRows.last!.id)" : nil
-            return RosterSlice(guests: guests, nextPage: next, changeCursor: Self.changeCursor(startValue), total: total)
+            return RosterSlice(
+                guests: guests, nextPage: next, changeCursor: Self.changeCursor(startValue), total: total)
         }
     }
 
@@ -96,7 +99,8 @@ extension SQLiteCheckinRepository {
         return try await writer.read { db in
             let eventId = Int64(event.rawValue)
             let current = try Self.currentChange(db)
-            let rows = try GuestRow
+            let rows =
+                try GuestRow
                 .filter(GuestRow.Columns.eventId == eventId && GuestRow.Columns.changeSeq > sinceValue)
                 .order(GuestRow.Columns.changeSeq).limit(limit + 1).fetchAll(db)
             let pageRows = Array(rows.prefix(limit))
@@ -105,14 +109,16 @@ extension SQLiteCheckinRepository {
                 let cursor = Self.changeCursor(pageRows.last!.changeSeq)
                 return RosterSlice(guests: guests, nextPage: cursor, changeCursor: cursor, total: nil)
             }
-            return RosterSlice(guests: guests, nextPage: nil, changeCursor: Self.changeCursor(max(current, sinceValue)), total: nil)
+            return RosterSlice(
+                guests: guests, nextPage: nil, changeCursor: Self.changeCursor(max(current, sinceValue)), total: nil)
         }
     }
 
     /// The guests of `rows` with their check-ins, read in one query.
     static func withCheckIns(_ db: Database, _ rows: [GuestRow], event: Int64) throws -> [Guest] {
         guard !rows.isEmpty else { return [] }
-        let checkIns = try CheckInRow
+        let checkIns =
+            try CheckInRow
             .filter(CheckInRow.Columns.eventId == event && rows.map(\.id).contains(CheckInRow.Columns.guestId))
             .fetchAll(db)
         let byGuest = Dictionary(checkIns.map { ($0.guestId, $0) }, uniquingKeysWith: { a, _ in a })

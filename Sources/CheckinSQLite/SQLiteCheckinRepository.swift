@@ -37,9 +37,9 @@ public final class SQLiteCheckinRepository: CheckinRepository {
 
     // MARK: Tenants and events
 
-    public func createTenant(name: String) async throws -> Tenant {
+    public func createTenant(name: String, at time: Date) async throws -> Tenant {
         try await writer.write { db in
-            var row = TenantRow(id: nil, name: name, createdAt: Date())
+            var row = TenantRow(id: nil, name: name, createdAt: time)
             try row.insert(db)
             row.id = db.lastInsertedRowID
             return row.tenant
@@ -80,8 +80,10 @@ public final class SQLiteCheckinRepository: CheckinRepository {
 
     public func appendAudit(_ entry: AuditEntry) async throws {
         try await writer.write { db in
-            try AuditRow(id: nil, at: entry.at, tenantId: entry.tenant.map { Int64($0.rawValue) }, deviceId: entry.device,
-                         action: entry.action, detail: entry.detail).insert(db)
+            try AuditRow(
+                id: nil, at: entry.at, tenantId: entry.tenant.map { Int64($0.rawValue) }, deviceId: entry.device,
+                action: entry.action, detail: entry.detail
+            ).insert(db)
         }
     }
 

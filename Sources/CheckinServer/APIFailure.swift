@@ -17,9 +17,11 @@ public struct APIFailure: HTTPResponseError {
 
     /// The one answer for what does not exist and for what belongs to another tenant.
     public static let notFound = APIFailure(.notFound, .notFound)
-    public static let unauthorized = APIFailure(.unauthorized, APIError(
-        code: "unauthorized", message: "no valid token",
-        hint: "send 'Authorization: Bearer <token>'; a revoked kiosk enrols again with a new code"))
+    public static let unauthorized = APIFailure(
+        .unauthorized,
+        APIError(
+            code: "unauthorized", message: "no valid token",
+            hint: "send 'Authorization: Bearer <token>'; a revoked kiosk enrols again with a new code"))
 
     public static func badRequest(_ message: String, hint: String? = nil) -> APIFailure {
         APIFailure(.badRequest, APIError(code: "bad_request", message: message, hint: hint))

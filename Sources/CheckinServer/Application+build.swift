@@ -17,7 +17,8 @@ public func buildApplication(
         return Application(router: router, server: .http1(), configuration: address, logger: logger)
     case (let certificate?, let key?):
         let tls = try tlsConfiguration(certificate: certificate, key: key)
-        return Application(router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: address, logger: logger)
+        return Application(
+            router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: address, logger: logger)
     default:
         throw ServerConfiguration.Failure("give both the TLS certificate and its key, or neither")
     }
@@ -38,7 +39,8 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
         throw ServerConfiguration.Failure("cannot read the TLS key \(key) (PEM, unencrypted, expected): \(error)")
     }
     guard !chain.isEmpty else { throw ServerConfiguration.Failure("no certificate in \(certificate)") }
-    return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+    return TLSConfiguration.makeServerConfiguration(
+        certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
 }
 
 /// The routes, one controller per resource.

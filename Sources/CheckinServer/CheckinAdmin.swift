@@ -32,8 +32,10 @@ public struct CheckinAdmin: Sendable {
     }
 
     public func createTenant(name: String) async throws -> Tenant {
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw Failure.invalid("the tenant's name is empty") }
-        let tenant = try await repository.createTenant(name: name)
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Failure.invalid("the tenant's name is empty")
+        }
+        let tenant = try await repository.createTenant(name: name, at: clock.now())
         try await audit(tenant.id, "tenant_created", "tenant \(tenant.id) '\(name)'")
         return tenant
     }
@@ -50,8 +52,9 @@ public struct CheckinAdmin: Sendable {
             minimum = version
         }
         let event = try await repository.createEvent(
-            NewEvent(name: input.name, venue: input.venue, opsContact: input.opsContact, startsAt: input.startsAt,
-                     endsAt: input.endsAt, graceMinutes: input.graceMinutes ?? 60, minimumKioskVersion: minimum),
+            NewEvent(
+                name: input.name, venue: input.venue, opsContact: input.opsContact, startsAt: input.startsAt,
+                endsAt: input.endsAt, graceMinutes: input.graceMinutes ?? 60, minimumKioskVersion: minimum),
             tenant: tenant)
         try await audit(tenant, "event_created", "event \(event.id) '\(event.name)'")
         return event
@@ -77,12 +80,15 @@ public struct CheckinAdmin: Sendable {
     /// Adds one guest (a walk-in): kiosks learn it with their next delta.
     public func addGuest(_ input: GuestInput, event: EventID) async throws -> Guest {
         let known = try await existingEvent(event)
-        guard !input.name.trimmingCharacters(in: .whitespaces).isEmpty else { throw Failure.invalid("the guest's name is empty") }
+        guard !input.name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Failure.invalid("the guest's name is empty")
+        }
         let partySize = input.partySize ?? 1
         guard (1...99).contains(partySize) else { throw Failure.invalid("party size \(partySize) is not from 1 to 99") }
-        let guest = NewGuest(name: input.name, email: input.email, phone: input.phone, partySize: partySize,
-                             accessType: input.accessType, checkInNote: input.checkInNote,
-                             arrivalAlert: input.arrivalAlert)
+        let guest = NewGuest(
+            name: input.name, email: input.email, phone: input.phone, partySize: partySize,
+            accessType: input.accessType, checkInNote: input.checkInNote,
+            arrivalAlert: input.arrivalAlert)
         let added = try await repository.addGuests([guest], event: event, at: clock.now())[0]
         try await audit(known.tenant, "guest_added", "guest \(added.id.text) '\(added.name)' to event \(event)")
         return added
@@ -90,7 +96,9 @@ public struct CheckinAdmin: Sendable {
 
     public func cancelGuest(_ code: String, event: EventID) async throws -> Guest {
         let known = try await existingEvent(event)
-        guard let id = GuestID(text: code) else { throw Failure.invalid("'\(code)' is not a guest id (16 base32 characters)") }
+        guard let id = GuestID(text: code) else {
+            throw Failure.invalid("'\(code)' is not a guest id (16 base32 characters)")
+        }
         do {
             let guest = try await repository.cancelGuest(id, event: event, at: clock.now())
             try await audit(known.tenant, "guest_cancelled", "guest \(id.text) of event \(event)")
@@ -108,14 +116,16 @@ public struct CheckinAdmin: Sendable {
         let now = clock.now()
         let expires = now.addingTimeInterval(EnrolmentCode.lifetime)
         do {
-            try await repository.createEnrolmentCode(EnrolmentCode(
-                codeHash: Secrets.hash(enrolmentCode: code), tenant: known.tenant, event: event,
-                replacesDevice: replacesDevice, createdAt: now, expiresAt: expires))
+            try await repository.createEnrolmentCode(
+                EnrolmentCode(
+                    codeHash: Secrets.hash(enrolmentCode: code), tenant: known.tenant, event: event,
+                    replacesDevice: replacesDevice, createdAt: now, expiresAt: expires))
         } catch RepositoryError.notFound(let what) {
             throw Failure.notFound(what)
         }
-        try await audit(known.tenant, "enrolment_code_created",
-                        "for event \(event)" + (replacesDevice.map { ", replacing device \($0)" } ?? ""))
+        try await audit(
+            known.tenant, "enrolment_code_created",
+            "for event \(event)" + (replacesDevice.map { ", replacing device \($0)" } ?? ""))
         return EnrolmentCodeAnswer(code: code, expiresAt: expires)
     }
 
@@ -137,7 +147,10 @@ public struct CheckinAdmin: Sendable {
     public func newAdminToken() async throws -> String {
         let token = Secrets.newAdminToken()
         try await repository.setAdminTokenHash(Secrets.hash(token: token), at: clock.now())
-        try await repository.appendAudit(AuditEntry(at: clock.now(), tenant: nil, device: nil, action: "admin_token_created", detail: "the previous admin token no longer works"))
+        try await repository.appendAudit(
+            AuditEntry(
+                at: clock.now(), tenant: nil, device: nil, action: "admin_token_created",
+                detail: "the previous admin token no longer works"))
         return token
     }
 
@@ -147,7 +160,8 @@ public struct CheckinAdmin: Sendable {
     }
 
     func audit(_ tenant: TenantID, _ action: String, _ detail: String) async throws {
-        try await repository.appendAudit(AuditEntry(at: clock.now(), tenant: tenant, device: nil, action: action, detail: detail))
+        try await repository.appendAudit(
+            AuditEntry(at: clock.now(), tenant: tenant, device: nil, action: action, detail: detail))
     }
 }
 

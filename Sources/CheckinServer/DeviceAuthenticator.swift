@@ -1,5 +1,5 @@
-import Foundation
 import CheckinCore
+import Foundation
 import Hummingbird
 
 /// Finds the device of the request's `Authorization: Bearer <token>` by the token's SHA-256; no token, an
@@ -8,16 +8,19 @@ struct DeviceAuthenticator: RouterMiddleware {
     let repository: any CheckinRepository
     let clock: any ServerClock
 
-    func handle(_ request: Request, context: ServerContext,
-                next: (Request, ServerContext) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: ServerContext,
+        next: (Request, ServerContext) async throws -> Response
+    ) async throws -> Response {
         guard let token = request.bearerToken else { throw APIFailure.unauthorized }
         guard let device = try await repository.device(tokenHash: Secrets.hash(token: token)) else {
             throw APIFailure.unauthorized
         }
         if device.revoked {
-            try await repository.appendAudit(AuditEntry(
-                at: clock.now(), tenant: device.tenant, device: device.id, action: "revoked_token",
-                detail: "\(request.method) \(request.uri.path)"))
+            try await repository.appendAudit(
+                AuditEntry(
+                    at: clock.now(), tenant: device.tenant, device: device.id, action: "revoked_token",
+                    detail: "\(request.method) \(request.uri.path)"))
             throw APIFailure.unauthorized
         }
         var context = context
@@ -30,10 +33,12 @@ struct DeviceAuthenticator: RouterMiddleware {
 struct AdminAuthenticator: RouterMiddleware {
     let repository: any CheckinRepository
 
-    func handle(_ request: Request, context: ServerContext,
-                next: (Request, ServerContext) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: ServerContext,
+        next: (Request, ServerContext) async throws -> Response
+    ) async throws -> Response {
         guard let token = request.bearerToken, let stored = try await repository.adminTokenHash(),
-              Secrets.hash(token: token) == stored
+            Secrets.hash(token: token) == stored
         else { throw APIFailure.unauthorized }
         return try await next(request, context)
     }

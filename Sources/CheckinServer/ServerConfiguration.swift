@@ -6,8 +6,10 @@ public struct ServerConfiguration: Sendable {
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, tlsCertificatePath: String? = nil,
-                tlsKeyPath: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, tlsCertificatePath: String? = nil,
+        tlsKeyPath: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.tlsCertificatePath = tlsCertificatePath

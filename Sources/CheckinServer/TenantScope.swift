@@ -15,10 +15,11 @@ struct TenantScope: Sendable {
         if let rawId, let id = UInt32(rawId), id > 0 { event = try await repository.event(EventID(id)) }
         guard let event, event.tenant == device.tenant else {
             let action = event == nil ? "not_found" : "cross_tenant"
-            try await repository.appendAudit(AuditEntry(
-                at: clock.now(), tenant: device.tenant, device: device.id, action: action,
-                detail: "\(request.method) \(request.uri.path)"
-                    + (event.map { " (event of tenant \($0.tenant))" } ?? "")))
+            try await repository.appendAudit(
+                AuditEntry(
+                    at: clock.now(), tenant: device.tenant, device: device.id, action: action,
+                    detail: "\(request.method) \(request.uri.path)"
+                        + (event.map { " (event of tenant \($0.tenant))" } ?? "")))
             throw APIFailure.notFound
         }
         return event

@@ -7,9 +7,10 @@ import KioskCore
 
 extension EventInfo {
     init(_ event: Event) {
-        self.init(id: event.id.rawValue, tenantId: event.tenant.rawValue, name: event.name, venue: event.venue,
-                  opsContact: event.opsContact, startsAt: event.startsAt, endsAt: event.endsAt,
-                  graceMinutes: event.graceMinutes, minimumKioskVersion: event.minimumKioskVersion?.description)
+        self.init(
+            id: event.id.rawValue, tenantId: event.tenant.rawValue, name: event.name, venue: event.venue,
+            opsContact: event.opsContact, startsAt: event.startsAt, endsAt: event.endsAt,
+            graceMinutes: event.graceMinutes, minimumKioskVersion: event.minimumKioskVersion?.description)
     }
 }
 
@@ -35,10 +36,11 @@ extension CheckinAPI.CheckInSummary {
 
 extension GuestRecord {
     init(_ guest: Guest) {
-        self.init(id: guest.id.text, name: guest.name, email: guest.email, phone: guest.phone,
-                  partySize: guest.partySize, accessType: guest.accessType, checkInNote: guest.checkInNote,
-                  arrivalAlert: guest.arrivalAlert, status: guest.status == .active ? .active : .cancelled,
-                  version: guest.version, checkIn: guest.checkIn.map(CheckinAPI.CheckInSummary.init))
+        self.init(
+            id: guest.id.text, name: guest.name, email: guest.email, phone: guest.phone,
+            partySize: guest.partySize, accessType: guest.accessType, checkInNote: guest.checkInNote,
+            arrivalAlert: guest.arrivalAlert, status: guest.status == .active ? .active : .cancelled,
+            version: guest.version, checkIn: guest.checkIn.map(CheckinAPI.CheckInSummary.init))
     }
 }
 
@@ -48,23 +50,26 @@ extension ScanKey {
 
 extension CheckInOutcome {
     init(sequence: Int64, _ outcome: ScanOutcome) {
-        let kind: Kind = switch outcome.kind {
-        case .applied: .applied
-        case .superseded: .superseded
-        case .recorded: .recorded
-        case .rejected: .rejected
-        }
-        self.init(sequence: sequence, outcome: kind, checkIn: outcome.checkIn.map(CheckinAPI.CheckInSummary.init),
-                  reason: outcome.reason)
+        let kind: Kind =
+            switch outcome.kind {
+            case .applied: .applied
+            case .superseded: .superseded
+            case .recorded: .recorded
+            case .rejected: .rejected
+            }
+        self.init(
+            sequence: sequence, outcome: kind, checkIn: outcome.checkIn.map(CheckinAPI.CheckInSummary.init),
+            reason: outcome.reason)
     }
 }
 
 extension DeviceReport {
     init(_ heartbeat: Heartbeat) {
-        self.init(door: heartbeat.door, kioskVersion: heartbeat.kioskVersion, pending: heartbeat.pending,
-                  oldestPendingAt: heartbeat.oldestPendingAt, rosterCursor: heartbeat.rosterCursor,
-                  rosterFetchedAt: heartbeat.rosterFetchedAt, camera: heartbeat.camera,
-                  clockOffsetMs: heartbeat.clockOffsetMs, deviceTime: heartbeat.deviceTime)
+        self.init(
+            door: heartbeat.door, kioskVersion: heartbeat.kioskVersion, pending: heartbeat.pending,
+            oldestPendingAt: heartbeat.oldestPendingAt, rosterCursor: heartbeat.rosterCursor,
+            rosterFetchedAt: heartbeat.rosterFetchedAt, camera: heartbeat.camera,
+            clockOffsetMs: heartbeat.clockOffsetMs, deviceTime: heartbeat.deviceTime)
     }
 }
 

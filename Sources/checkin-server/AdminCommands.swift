@@ -1,8 +1,8 @@
 import ArgumentParser
 import CheckinAPI
 import CheckinCore
-import CheckinServer
 import CheckinSQLite
+import CheckinServer
 import Foundation
 import KioskCore
 
@@ -42,12 +42,15 @@ struct AdminToken: AsyncParsableCommand {
     func run() async throws {
         let token = try await withAdmin(options) { try await $0.newAdminToken() }
         print(token)
-        note("admin token made; it is shown only now (the server keeps its SHA-256). Send it as 'Authorization: Bearer <token>'.")
+        note(
+            "admin token made; it is shown only now (the server keeps its SHA-256). Send it as 'Authorization: Bearer <token>'."
+        )
     }
 }
 
 struct CreateTenant: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "create-tenant", abstract: "Create a tenant (an organizer account); prints its id.")
+    static let configuration = CommandConfiguration(
+        commandName: "create-tenant", abstract: "Create a tenant (an organizer account); prints its id.")
     @OptionGroup var options: DatabaseOption
     @Option(help: "The organizer's name.") var name: String
 
@@ -59,7 +62,8 @@ struct CreateTenant: AsyncParsableCommand {
 }
 
 struct CreateEvent: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "create-event", abstract: "Create an event of a tenant; prints its id.")
+    static let configuration = CommandConfiguration(
+        commandName: "create-event", abstract: "Create an event of a tenant; prints its id.")
     @OptionGroup var options: DatabaseOption
     @Option(help: "The tenant's id.") var tenant: UInt32
     @Option(help: "The event's name.") var name: String
@@ -67,8 +71,10 @@ struct CreateEvent: AsyncParsableCommand {
     @Option(help: "End, RFC 3339.") var ends: String
     @Option var venue: String?
     @Option(name: .customLong("ops-contact"), help: "Who door staff call.") var opsContact: String?
-    @Option(name: .customLong("grace-minutes"), help: "Minutes after the end that scans are still taken.") var graceMinutes = 60
-    @Option(name: .customLong("minimum-kiosk-version"), help: "Older kiosks get 'update required'.") var minimumKioskVersion: String?
+    @Option(name: .customLong("grace-minutes"), help: "Minutes after the end that scans are still taken.")
+    var graceMinutes = 60
+    @Option(name: .customLong("minimum-kiosk-version"), help: "Older kiosks get 'update required'.")
+    var minimumKioskVersion: String?
 
     func run() async throws {
         let input = EventInput(
@@ -84,7 +90,8 @@ struct ImportGuests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-guests",
         abstract: "Import guests from CSV (RFC 4180); a bad line is reported with its number and nothing is imported.",
-        discussion: "Columns: name (required), guest_id, email, phone, party_size, access_type, notes, arrival_alert, status.")
+        discussion:
+            "Columns: name (required), guest_id, email, phone, party_size, access_type, notes, arrival_alert, status.")
     @OptionGroup var options: DatabaseOption
     @Option(help: "The event's id.") var event: UInt32
     @Option(help: "The CSV file.") var csv: String
@@ -103,7 +110,8 @@ struct ImportGuests: AsyncParsableCommand {
 }
 
 struct AddGuest: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add-guest", abstract: "Add one guest (a walk-in); prints the confirmation code.")
+    static let configuration = CommandConfiguration(
+        commandName: "add-guest", abstract: "Add one guest (a walk-in); prints the confirmation code.")
     @OptionGroup var options: DatabaseOption
     @Option(help: "The event's id.") var event: UInt32
     @Option var name: String
@@ -115,8 +123,9 @@ struct AddGuest: AsyncParsableCommand {
     @Option(name: .customLong("arrival-alert")) var arrivalAlert: String?
 
     func run() async throws {
-        let input = GuestInput(name: name, email: email, phone: phone, partySize: partySize, accessType: accessType,
-                               checkInNote: note, arrivalAlert: arrivalAlert)
+        let input = GuestInput(
+            name: name, email: email, phone: phone, partySize: partySize, accessType: accessType,
+            checkInNote: note, arrivalAlert: arrivalAlert)
         let guest = try await withAdmin(options) { try await $0.addGuest(input, event: EventID(event)) }
         print(guest.id.text)
         CheckinServerCommand.note("added \(guest.name) to event \(event); confirmation code \(guest.id.displayCode)")
@@ -128,7 +137,8 @@ extension CheckinServerCommand {
 }
 
 struct CancelGuest: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cancel-guest", abstract: "Cancel a guest; kiosks learn it with their next delta.")
+    static let configuration = CommandConfiguration(
+        commandName: "cancel-guest", abstract: "Cancel a guest; kiosks learn it with their next delta.")
     @OptionGroup var options: DatabaseOption
     @Option(help: "The event's id.") var event: UInt32
     @Option(help: "The guest's confirmation code (dashes optional).") var guest: String
@@ -146,14 +156,17 @@ struct EnrolmentCode: AsyncParsableCommand {
         abstract: "Make a one-time enrolment code for a kiosk (valid 24 hours); printed once.")
     @OptionGroup var options: DatabaseOption
     @Option(help: "The event's id (the kiosk gets its tenant's events).") var event: UInt32
-    @Option(name: .customLong("replaces-device"), help: "Re-enrol this device (a replaced kiosk).") var replacesDevice: String?
+    @Option(name: .customLong("replaces-device"), help: "Re-enrol this device (a replaced kiosk).") var replacesDevice:
+        String?
 
     func run() async throws {
         let answer = try await withAdmin(options) {
             try await $0.createEnrolmentCode(event: EventID(event), replacesDevice: replacesDevice)
         }
         print(answer.code)
-        note("one-time enrolment code, valid until \(APITime.text(answer.expiresAt)); it is shown only now. On the kiosk: kioskctl enroll --server URL --code \(answer.code)")
+        note(
+            "one-time enrolment code, valid until \(APITime.text(answer.expiresAt)); it is shown only now. On the kiosk: kioskctl enroll --server URL --code \(answer.code)"
+        )
     }
 }
 

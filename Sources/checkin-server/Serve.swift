@@ -1,6 +1,6 @@
 import ArgumentParser
-import CheckinServer
 import CheckinSQLite
+import CheckinServer
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -28,11 +28,13 @@ struct Serve: AsyncParsableCommand {
         let repository = try SQLiteCheckinRepository(path: options.database)
         // A certificate or key that cannot be read stops the server here, with the file's name.
         let app = try buildApplication(
-            configuration: ServerConfiguration(host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey),
+            configuration: ServerConfiguration(
+                host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey),
             repository: repository, logger: logger)
         logger.info("serving \(options.database) on \(tlsCertificate == nil ? "http" : "https")://\(host):\(port)")
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

@@ -9,7 +9,9 @@ import Testing
 struct CommandLineTests {
     static let productsFolder: String = {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("checkin-server").path) {
+        while url.path != "/"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("checkin-server").path)
+        {
             url.deleteLastPathComponent()
         }
         return url.path
@@ -21,7 +23,8 @@ struct CommandLineTests {
         p.executableURL = URL(fileURLWithPath: productsFolder + "/checkin-server")
         p.arguments = arguments
         p.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
@@ -43,8 +46,10 @@ struct CommandLineTests {
         let tenant = try ok(["create-tenant", "--name", "Acme"])
         #expect(tenant == "1")
         #expect(FileManager.default.fileExists(atPath: folder + "/checkin.db"))
-        let event = try ok(["create-event", "--tenant", tenant, "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
-                            "--ends", "2026-12-01T23:00:00Z", "--venue", "Hall", "--minimum-kiosk-version", "1.2.0"])
+        let event = try ok([
+            "create-event", "--tenant", tenant, "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
+            "--ends", "2026-12-01T23:00:00Z", "--venue", "Hall", "--minimum-kiosk-version", "1.2.0",
+        ])
         #expect(event == "1")
 
         // A bad line: its number is reported and nothing is imported.
@@ -73,7 +78,8 @@ struct CommandLineTests {
 
         // Nothing checked in yet: an empty export; then nothing of the token or code in the database file.
         #expect(try ok(["export", "--event", event]).isEmpty)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
+        let bytes =
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
             + ((try? Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db-wal"))) ?? Data())
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(!text.contains(token))
@@ -90,19 +96,26 @@ struct CommandLineTests {
         let south = try await h.enrolDirectly(event: event, door: "South")
         let t = h.clock.now()
         func scan(_ device: Device, _ seq: Int64, _ guest: Guest, _ at: Date) -> Scan {
-            Scan(key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: seq), guest: guest.id, kind: .checkIn,
-                 deviceTime: at, clockOffsetMs: 0, arrived: 1, door: device.door, source: "camera")
+            Scan(
+                key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: seq), guest: guest.id,
+                kind: .checkIn,
+                deviceTime: at, clockOffsetMs: 0, arrived: 1, door: device.door, source: "camera")
         }
-        _ = try await h.repository.apply(scan(south, 1, guests[0], t.addingTimeInterval(60)), event: event.id, device: south, receivedAt: t)
+        _ = try await h.repository.apply(
+            scan(south, 1, guests[0], t.addingTimeInterval(60)), event: event.id, device: south, receivedAt: t)
         _ = try await h.repository.apply(scan(north, 1, guests[0], t), event: event.id, device: north, receivedAt: t)
-        _ = try await h.repository.apply(scan(north, 2, guests[1], t.addingTimeInterval(1)), event: event.id, device: north, receivedAt: t)
+        _ = try await h.repository.apply(
+            scan(north, 2, guests[1], t.addingTimeInterval(1)), event: event.id, device: north, receivedAt: t)
 
         let r = try Self.run(["export", "--database", path, "--event", "\(event.id)"], in: folder)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 5)
         let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        #expect(objects.map { $0["record"] as? String } == ["check_in", "check_in", "check_in_event", "check_in_event", "check_in_event"])
+        #expect(
+            objects.map { $0["record"] as? String } == [
+                "check_in", "check_in", "check_in_event", "check_in_event", "check_in_event",
+            ])
         #expect(objects[0]["door"] as? String == "North")
         #expect(objects[0]["guestId"] as? String == guests[0].id.text)
         #expect(objects[2]["outcome"] as? String == "applied")

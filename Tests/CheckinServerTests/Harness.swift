@@ -21,15 +21,19 @@ struct Harness {
     }
 
     func app() throws -> some ApplicationProtocol {
-        try buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), repository: repository, clock: clock)
+        try buildApplication(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), repository: repository, clock: clock)
     }
 
     /// A tenant with one event and `guests` guests.
-    func event(tenantName: String = "Acme", guests: Int = 3, minimumKioskVersion: String? = nil) async throws -> (Tenant, Event, [Guest]) {
+    func event(tenantName: String = "Acme", guests: Int = 3, minimumKioskVersion: String? = nil) async throws -> (
+        Tenant, Event, [Guest]
+    ) {
         let tenant = try await admin.createTenant(name: tenantName)
         let event = try await admin.createEvent(
-            EventInput(name: "Gala", venue: "Hall", startsAt: Self.start, endsAt: Self.start.addingTimeInterval(6 * 3600),
-                       minimumKioskVersion: minimumKioskVersion),
+            EventInput(
+                name: "Gala", venue: "Hall", startsAt: Self.start, endsAt: Self.start.addingTimeInterval(6 * 3600),
+                minimumKioskVersion: minimumKioskVersion),
             tenant: tenant.id)
         let new = (0..<guests).map { NewGuest(name: "Guest \($0)") }
         let added = try await repository.addGuests(new, event: event.id, at: clock.now())
@@ -53,11 +57,14 @@ struct EnrolledDevice {
 
     var headers: HTTPFields { [.authorization: "Bearer \(token)", CheckinHeader.kioskVersion: "1.0.0"] }
 
-    func item(_ sequence: Int64, guest: Guest, kind: ItemKind = .checkIn, at time: Date, offsetMs: Int64? = 0,
-              door: String = "North", reverts: ItemKey? = nil) -> CheckInItem {
-        CheckInItem(key: ItemKey(deviceId: id, epoch: enrolment.queueEpoch, sequence: sequence), guestId: guest.id.text,
-                    kind: kind, scannedAt: time, clockOffsetMs: offsetMs, arrived: 1, door: door, source: "camera",
-                    reverts: reverts)
+    func item(
+        _ sequence: Int64, guest: Guest, kind: ItemKind = .checkIn, at time: Date, offsetMs: Int64? = 0,
+        door: String = "North", reverts: ItemKey? = nil
+    ) -> CheckInItem {
+        CheckInItem(
+            key: ItemKey(deviceId: id, epoch: enrolment.queueEpoch, sequence: sequence), guestId: guest.id.text,
+            kind: kind, scannedAt: time, clockOffsetMs: offsetMs, arrived: 1, door: door, source: "camera",
+            reverts: reverts)
     }
 }
 
@@ -85,7 +92,8 @@ extension TestClientProtocol {
     }
 
     func roster(_ query: String, event: EventID, as device: EnrolledDevice) async throws -> RosterPage {
-        try await execute(uri: "/v1/events/\(event)/roster\(query)", method: .get, headers: device.headers) { response throws in
+        try await execute(uri: "/v1/events/\(event)/roster\(query)", method: .get, headers: device.headers) {
+            response throws in
             #expect(response.status == .ok)
             return try Harness.decode(RosterPage.self, response.body)
         }

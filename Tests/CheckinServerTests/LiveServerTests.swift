@@ -18,7 +18,8 @@ struct LiveServerTests {
             let last = try await client.roster("?page=\(first.nextPage!)", event: event.id, as: device)
             #expect(first.guests.count + last.guests.count == 600)
             #expect(last.complete)
-            let answer = try await client.upload([device.item(1, guest: guests[9], at: h.clock.now())], event: event.id, as: device)
+            let answer = try await client.upload(
+                [device.item(1, guest: guests[9], at: h.clock.now())], event: event.id, as: device)
             #expect(answer.outcomes.map(\.outcome) == [.applied])
             let delta = try await client.roster("?changesSince=\(first.changeCursor!)", event: event.id, as: device)
             #expect(delta.guests.map(\.id) == [guests[9].id.text])

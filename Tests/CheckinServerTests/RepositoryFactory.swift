@@ -1,7 +1,7 @@
-import Testing
 import CheckinCore
 import CheckinSQLite
 import Foundation
+import Testing
 
 /// Makes an empty repository. The repository and route tests take one as their argument, so the same test
 /// bodies run on every implementation: SQLite in memory and on a file now, PostgreSQL when it lands (add
@@ -25,4 +25,3 @@ struct RepositoryFactory: Sendable, CustomTestStringConvertible {
         return path
     }
 }
-

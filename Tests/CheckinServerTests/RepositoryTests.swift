@@ -37,7 +37,8 @@ struct RepositoryTests {
         #expect(none.isComplete)
 
         let cancelled = try await h.repository.cancelGuest(guests[3].id, event: event.id, at: h.clock.now())
-        let walkIn = try await h.repository.addGuests([NewGuest(name: "Walk In")], event: event.id, at: h.clock.now())[0]
+        let walkIn = try await h.repository.addGuests([NewGuest(name: "Walk In")], event: event.id, at: h.clock.now())[
+            0]
         let delta = try await h.repository.rosterChanges(event: event.id, since: cursor, limit: 500)
         #expect(delta.guests.map(\.id) == [guests[3].id, walkIn.id])
         #expect(delta.guests[0].status == .cancelled)
@@ -46,8 +47,9 @@ struct RepositoryTests {
 
         // A check-in changes the row kiosks see: it comes in the next delta with its door and time.
         let device = try await h.enrolDirectly(event: event)
-        let scan = Scan(key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: 1), guest: guests[5].id,
-                        kind: .checkIn, deviceTime: h.clock.now(), clockOffsetMs: 0, arrived: 1, door: "North", source: "camera")
+        let scan = Scan(
+            key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: 1), guest: guests[5].id,
+            kind: .checkIn, deviceTime: h.clock.now(), clockOffsetMs: 0, arrived: 1, door: "North", source: "camera")
         _ = try await h.repository.apply(scan, event: event.id, device: device, receivedAt: h.clock.now())
         let next = try await h.repository.rosterChanges(event: event.id, since: delta.changeCursor, limit: 500)
         #expect(next.guests.map(\.id) == [guests[5].id])
@@ -67,8 +69,9 @@ struct RepositoryTests {
         let h = try Harness(factory)
         let (_, event, guests) = try await h.event()
         let device = try await h.enrolDirectly(event: event)
-        let scan = Scan(key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: 7), guest: guests[0].id,
-                        kind: .checkIn, deviceTime: h.clock.now(), clockOffsetMs: 0, arrived: 2, door: "North", source: "manual")
+        let scan = Scan(
+            key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: 7), guest: guests[0].id,
+            kind: .checkIn, deviceTime: h.clock.now(), clockOffsetMs: 0, arrived: 2, door: "North", source: "manual")
         let first = try await h.repository.apply(scan, event: event.id, device: device, receivedAt: h.clock.now())
         h.clock.advance(by: 3600)
         let repeated = try await h.repository.apply(scan, event: event.id, device: device, receivedAt: h.clock.now())
@@ -82,18 +85,22 @@ struct RepositoryTests {
     func enrolmentCodesAreOneUse(_ factory: RepositoryFactory) async throws {
         let h = try Harness(factory)
         let (tenant, event, _) = try await h.event()
-        let code = EnrolmentCode(codeHash: "h1", tenant: tenant.id, event: event.id, createdAt: h.clock.now(),
-                                 expiresAt: h.clock.now().addingTimeInterval(60))
+        let code = EnrolmentCode(
+            codeHash: "h1", tenant: tenant.id, event: event.id, createdAt: h.clock.now(),
+            expiresAt: h.clock.now().addingTimeInterval(60))
         try await h.repository.createEnrolmentCode(code)
-        let enrolling = Enrolling(codeHash: "h1", newDeviceId: "dev_1", tokenHash: "t1", queueEpoch: "q1", door: "N", kioskVersion: "1.0.0")
+        let enrolling = Enrolling(
+            codeHash: "h1", newDeviceId: "dev_1", tokenHash: "t1", queueEpoch: "q1", door: "N", kioskVersion: "1.0.0")
         let device = try await h.repository.redeemEnrolment(enrolling, at: h.clock.now())
         #expect(device.tenant == tenant.id)
         await #expect(throws: RepositoryError.codeUsed) {
             try await h.repository.redeemEnrolment(enrolling, at: h.clock.now())
         }
         await #expect(throws: RepositoryError.notFound("enrolment code")) {
-            try await h.repository.redeemEnrolment(Enrolling(codeHash: "nope", newDeviceId: "d", tokenHash: "t", queueEpoch: "q",
-                                                             door: "N", kioskVersion: "1"), at: h.clock.now())
+            try await h.repository.redeemEnrolment(
+                Enrolling(
+                    codeHash: "nope", newDeviceId: "d", tokenHash: "t", queueEpoch: "q",
+                    door: "N", kioskVersion: "1"), at: h.clock.now())
         }
         #expect(try await h.repository.device(tokenHash: "t1")?.id == "dev_1")
     }
@@ -103,8 +110,9 @@ struct RepositoryTests {
         let h = try Harness(factory)
         let (_, event, guests) = try await h.event(guests: 2)
         await #expect(throws: RepositoryError.duplicateGuest(guests[1].id.text)) {
-            try await h.repository.addGuests([NewGuest(name: "New"), NewGuest(id: guests[1].id, name: "Dup")],
-                                             event: event.id, at: h.clock.now())
+            try await h.repository.addGuests(
+                [NewGuest(name: "New"), NewGuest(id: guests[1].id, name: "Dup")],
+                event: event.id, at: h.clock.now())
         }
         #expect(try await h.repository.rosterPage(event: event.id, page: nil, limit: 500).total == 2)
     }
@@ -114,12 +122,15 @@ extension Harness {
     /// A device of the event's tenant, enrolled straight in the repository.
     func enrolDirectly(event: Event, door: String = "North") async throws -> Device {
         let hash = "code-\(UUID().uuidString)"
-        try await repository.createEnrolmentCode(EnrolmentCode(
-            codeHash: hash, tenant: event.tenant, event: event.id, createdAt: clock.now(),
-            expiresAt: clock.now().addingTimeInterval(3600)))
-        return try await repository.redeemEnrolment(Enrolling(
-            codeHash: hash, newDeviceId: "dev_\(UUID().uuidString.prefix(8).lowercased())", tokenHash: UUID().uuidString,
-            queueEpoch: "epoch1", door: door, kioskVersion: "1.0.0"), at: clock.now())
+        try await repository.createEnrolmentCode(
+            EnrolmentCode(
+                codeHash: hash, tenant: event.tenant, event: event.id, createdAt: clock.now(),
+                expiresAt: clock.now().addingTimeInterval(3600)))
+        return try await repository.redeemEnrolment(
+            Enrolling(
+                codeHash: hash, newDeviceId: "dev_\(UUID().uuidString.prefix(8).lowercased())",
+                tokenHash: UUID().uuidString,
+                queueEpoch: "epoch1", door: door, kioskVersion: "1.0.0"), at: clock.now())
     }
 }
 
@@ -142,9 +153,10 @@ struct RepositoryMoreTests {
                 let mine = Array(guests[(d * 40)..<((d + 1) * 40)])
                 group.addTask {
                     for (i, guest) in mine.enumerated() {
-                        let scan = Scan(key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: Int64(i + 1)),
-                                        guest: guest.id, kind: .checkIn, deviceTime: now, clockOffsetMs: 0, arrived: 1,
-                                        door: device.door, source: "camera")
+                        let scan = Scan(
+                            key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: Int64(i + 1)),
+                            guest: guest.id, kind: .checkIn, deviceTime: now, clockOffsetMs: 0, arrived: 1,
+                            door: device.door, source: "camera")
                         _ = try await repository.apply(scan, event: event.id, device: device, receivedAt: now)
                     }
                     return []
@@ -178,12 +190,16 @@ struct RepositoryMoreTests {
         let device = try await h.enrolDirectly(event: event)
         let listed = try #require(try await h.repository.devices(tenant: tenant.id).first?.id)
         #expect(listed == device.id)
-        try await h.repository.createEnrolmentCode(EnrolmentCode(
-            codeHash: "again", tenant: tenant.id, event: event.id, replacesDevice: device.id, createdAt: h.clock.now(),
-            expiresAt: h.clock.now().addingTimeInterval(60)))
-        let again = try await h.repository.redeemEnrolment(Enrolling(
-            codeHash: "again", newDeviceId: "dev_unused", tokenHash: "new-hash", queueEpoch: "epoch2", door: "North",
-            kioskVersion: "1.1.0"), at: h.clock.now())
+        try await h.repository.createEnrolmentCode(
+            EnrolmentCode(
+                codeHash: "again", tenant: tenant.id, event: event.id, replacesDevice: device.id,
+                createdAt: h.clock.now(),
+                expiresAt: h.clock.now().addingTimeInterval(60)))
+        let again = try await h.repository.redeemEnrolment(
+            Enrolling(
+                codeHash: "again", newDeviceId: "dev_unused", tokenHash: "new-hash", queueEpoch: "epoch2",
+                door: "North",
+                kioskVersion: "1.1.0"), at: h.clock.now())
         #expect(again.id == device.id)
         #expect(again.queueEpoch == "epoch2")
         #expect(try await h.repository.device(tokenHash: "new-hash")?.id == device.id)
@@ -191,9 +207,10 @@ struct RepositoryMoreTests {
         // Another tenant cannot make a code for this device.
         let (other, otherEvent, _) = try await h.event(tenantName: "Other")
         await #expect(throws: RepositoryError.self) {
-            try await h.repository.createEnrolmentCode(EnrolmentCode(
-                codeHash: "steal", tenant: other.id, event: otherEvent.id, replacesDevice: device.id,
-                createdAt: h.clock.now(), expiresAt: h.clock.now().addingTimeInterval(60)))
+            try await h.repository.createEnrolmentCode(
+                EnrolmentCode(
+                    codeHash: "steal", tenant: other.id, event: otherEvent.id, replacesDevice: device.id,
+                    createdAt: h.clock.now(), expiresAt: h.clock.now().addingTimeInterval(60)))
         }
     }
 
@@ -203,14 +220,17 @@ struct RepositoryMoreTests {
         let (_, event, guests) = try await h.event()
         let device = try await h.enrolDirectly(event: event)
         func scan(_ seq: Int64, _ at: Date) -> Scan {
-            Scan(key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: seq), guest: guests[0].id,
-                 kind: .checkIn, deviceTime: at, clockOffsetMs: 0, arrived: 1, door: "North", source: "camera")
+            Scan(
+                key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: seq), guest: guests[0].id,
+                kind: .checkIn, deviceTime: at, clockOffsetMs: 0, arrived: 1, door: "North", source: "camera")
         }
-        let late = try await h.repository.apply(scan(1, event.closesAt.addingTimeInterval(1)), event: event.id, device: device,
-                                                receivedAt: h.clock.now())
+        let late = try await h.repository.apply(
+            scan(1, event.closesAt.addingTimeInterval(1)), event: event.id, device: device,
+            receivedAt: h.clock.now())
         #expect(late == ScanOutcome(kind: .rejected, reason: "event_over"))
-        let inGrace = try await h.repository.apply(scan(2, event.endsAt.addingTimeInterval(60)), event: event.id, device: device,
-                                                   receivedAt: h.clock.now())
+        let inGrace = try await h.repository.apply(
+            scan(2, event.endsAt.addingTimeInterval(60)), event: event.id, device: device,
+            receivedAt: h.clock.now())
         #expect(inGrace.kind == .applied)
         #expect(try await h.repository.checkInEvents(event: event.id).map(\.outcome) == [.rejected, .applied])
     }

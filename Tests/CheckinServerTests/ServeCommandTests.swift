@@ -21,11 +21,14 @@ struct ServeCommandTests {
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
-                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs openssl and curl"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs openssl and curl"))
     func servesHTTPSWithTheConfiguredCertificate() async throws {
         let folder = RepositoryFactory.temporaryFolder()
-        let ca = try Self.shell("""
+        let ca = try Self.shell(
+            """
             set -e
             printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
             openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca
@@ -34,8 +37,11 @@ struct ServeCommandTests {
             """, in: folder)
         try #require(ca.status == 0, "\(ca.out)")
         _ = try CommandLineTests.run(["create-tenant", "--name", "Acme"], in: folder)
-        _ = try CommandLineTests.run(["create-event", "--tenant", "1", "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
-                                      "--ends", "2036-12-01T23:00:00Z"], in: folder)
+        _ = try CommandLineTests.run(
+            [
+                "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
+                "--ends", "2036-12-01T23:00:00Z",
+            ], in: folder)
         let code = try CommandLineTests.run(["enrolment-code", "--event", "1"], in: folder).out
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
@@ -54,7 +60,8 @@ struct ServeCommandTests {
         let body = #"{"code":"\#(code)","door":"North","kioskVersion":"1.0.0"}"#
         var answer = ""
         for _ in 0..<100 {  // up to 10 s for the server to listen
-            let r = try Self.shell("""
+            let r = try Self.shell(
+                """
                 curl -sS --cacert ca.pem -H 'Content-Type: application/json' -d '\(body)' https://localhost:\(port)/v1/enrolments/redeem
                 """, in: folder)
             if r.status == 0 {
@@ -66,7 +73,8 @@ struct ServeCommandTests {
         #expect(answer.contains("\"token\":\"kt_"), "\(answer)")
         // The database keeps the token's SHA-256, never the token.
         let token = try APICoding.decoder().decode(Enrolment.self, from: Data(answer.utf8)).token
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
+        let bytes =
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
             + ((try? Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db-wal"))) ?? Data())
         let stored = String(decoding: bytes, as: UTF8.self)
         #expect(!stored.contains(token))

@@ -74,8 +74,9 @@ struct AdminController {
         let event = try Self.id(context.parameters.get("eventId"))
         let lines = try await mapped { try await admin.exportLines(event: EventID(event)) }
         let text = lines.map { $0 + "\n" }.joined()
-        return Response(status: .ok, headers: [.contentType: "application/x-ndjson"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/x-ndjson"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     @Sendable func devices(_ request: Request, context: ServerContext) async throws -> Response {
@@ -101,10 +102,12 @@ struct AdminController {
             case .notFound: throw APIFailure.notFound
             case .invalid(let message): throw APIFailure.badRequest(message)
             case .badLines(let problems):
-                throw APIFailure(Self.unprocessable, APIError(
-                    code: "bad_lines", message: "nothing was imported: \(problems.count) bad line(s)",
-                    hint: "fix the lines and import again",
-                    lines: problems.map { APIError.LineProblem(line: $0.line, message: $0.message) }))
+                throw APIFailure(
+                    Self.unprocessable,
+                    APIError(
+                        code: "bad_lines", message: "nothing was imported: \(problems.count) bad line(s)",
+                        hint: "fix the lines and import again",
+                        lines: problems.map { APIError.LineProblem(line: $0.line, message: $0.message) }))
             }
         }
     }

@@ -19,8 +19,9 @@ struct CheckInController {
         let event = try await scope.event(context.parameters.get("eventId"), for: device, request: request)
         let batch = try await request.decodeJSON(CheckInBatch.self, context: context)
         guard (1...CheckInBatch.maximumSize).contains(batch.items.count) else {
-            throw APIFailure.badRequest("a batch has 1 to \(CheckInBatch.maximumSize) items, this one \(batch.items.count)",
-                                        hint: "upload the queue in scan order, \(CheckInBatch.maximumSize) at a time")
+            throw APIFailure.badRequest(
+                "a batch has 1 to \(CheckInBatch.maximumSize) items, this one \(batch.items.count)",
+                hint: "upload the queue in scan order, \(CheckInBatch.maximumSize) at a time")
         }
         var outcomes: [CheckInOutcome] = []
         for item in batch.items {
@@ -46,10 +47,11 @@ struct CheckInController {
 
 extension ScanKind {
     init(_ kind: ItemKind) {
-        self = switch kind {
-        case .checkIn: .checkIn
-        case .reconfirm: .reconfirm
-        case .revert: .revert
-        }
+        self =
+            switch kind {
+            case .checkIn: .checkIn
+            case .reconfirm: .reconfirm
+            case .revert: .revert
+            }
     }
 }

@@ -18,25 +18,34 @@ struct EnrolmentController {
         let now = clock.now()
         let device: Device
         do {
-            device = try await repository.redeemEnrolment(Enrolling(
-                codeHash: Secrets.hash(enrolmentCode: body.code), newDeviceId: Secrets.newDeviceId(),
-                tokenHash: Secrets.hash(token: token), queueEpoch: Secrets.newQueueEpoch(), door: body.door,
-                kioskVersion: body.kioskVersion), at: now)
+            device = try await repository.redeemEnrolment(
+                Enrolling(
+                    codeHash: Secrets.hash(enrolmentCode: body.code), newDeviceId: Secrets.newDeviceId(),
+                    tokenHash: Secrets.hash(token: token), queueEpoch: Secrets.newQueueEpoch(), door: body.door,
+                    kioskVersion: body.kioskVersion), at: now)
         } catch RepositoryError.notFound {
             throw APIFailure.notFound
         } catch RepositoryError.codeUsed {
-            throw APIFailure(.gone, APIError(code: "code_used", message: "this enrolment code was already used",
-                                             hint: "ask the organizer for a new code"))
+            throw APIFailure(
+                .gone,
+                APIError(
+                    code: "code_used", message: "this enrolment code was already used",
+                    hint: "ask the organizer for a new code"))
         } catch RepositoryError.codeExpired {
-            throw APIFailure(.gone, APIError(code: "code_expired", message: "this enrolment code has expired",
-                                             hint: "ask the organizer for a new code"))
+            throw APIFailure(
+                .gone,
+                APIError(
+                    code: "code_expired", message: "this enrolment code has expired",
+                    hint: "ask the organizer for a new code"))
         }
-        try await repository.appendAudit(AuditEntry(
-            at: now, tenant: device.tenant, device: device.id, action: "enrolled",
-            detail: "door '\(device.door)', kiosk \(device.kioskVersion)"))
+        try await repository.appendAudit(
+            AuditEntry(
+                at: now, tenant: device.tenant, device: device.id, action: "enrolled",
+                detail: "door '\(device.door)', kiosk \(device.kioskVersion)"))
         let events = try await repository.events(tenant: device.tenant).map(EventInfo.init)
-        return try Response.json(Enrolment(
-            deviceId: device.id, token: token, tenantId: device.tenant.rawValue, events: events,
-            queueEpoch: device.queueEpoch, serverTime: clock.now()))
+        return try Response.json(
+            Enrolment(
+                deviceId: device.id, token: token, tenantId: device.tenant.rawValue, events: events,
+                queueEpoch: device.queueEpoch, serverTime: clock.now()))
     }
 }

@@ -12,7 +12,8 @@ struct EventController {
     }
 
     @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
-        let event = try await scope.event(context.parameters.get("eventId"), for: context.requireDevice(), request: request)
+        let event = try await scope.event(
+            context.parameters.get("eventId"), for: context.requireDevice(), request: request)
         return try Response.json(EventAnswer(event: EventInfo(event), serverTime: clock.now()))
     }
 }

@@ -23,7 +23,8 @@ struct HeartbeatController {
             try await repository.recordHeartbeat(DeviceReport(report), device: device.id, at: now)
         }
         let events = try await repository.events(tenant: device.tenant).map {
-            HeartbeatAnswer.EventRequirement(id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description)
+            HeartbeatAnswer.EventRequirement(
+                id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description)
         }
         return try Response.json(HeartbeatAnswer(serverTime: clock.now(), events: events))
     }

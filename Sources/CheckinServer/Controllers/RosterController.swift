@@ -16,13 +16,17 @@ struct RosterController {
     }
 
     @Sendable func page(_ request: Request, context: ServerContext) async throws -> Response {
-        let event = try await scope.event(context.parameters.get("eventId"), for: context.requireDevice(), request: request)
+        let event = try await scope.event(
+            context.parameters.get("eventId"), for: context.requireDevice(), request: request)
         let reported = request.headers[CheckinHeader.kioskVersion]
         guard KioskVersion.isAllowed(reported: reported, minimum: event.minimumKioskVersion) else {
-            throw APIFailure(Self.upgradeRequired, APIError(
-                code: "update_required",
-                message: "event \(event.id) requires kiosk \(event.minimumKioskVersion!) or newer; this kiosk is \(reported ?? "unknown")",
-                hint: "update the kiosk; its queued check-ins are still accepted"))
+            throw APIFailure(
+                Self.upgradeRequired,
+                APIError(
+                    code: "update_required",
+                    message:
+                        "event \(event.id) requires kiosk \(event.minimumKioskVersion!) or newer; this kiosk is \(reported ?? "unknown")",
+                    hint: "update the kiosk; its queued check-ins are still accepted"))
         }
         let query = request.uri.queryParameters
         var limit = RosterPage.maximumSize
@@ -35,16 +39,19 @@ struct RosterController {
         let slice: RosterSlice
         do {
             if let since = query.get("changesSince") {
-                slice = try await repository.rosterChanges(event: event.id, since: query.get("page") ?? since, limit: limit)
+                slice = try await repository.rosterChanges(
+                    event: event.id, since: query.get("page") ?? since, limit: limit)
             } else {
                 slice = try await repository.rosterPage(event: event.id, page: query.get("page"), limit: limit)
             }
         } catch RepositoryError.badCursor {
-            throw APIFailure.badRequest("the page or change cursor is not one this server made",
-                                        hint: "start the download again without 'page' and 'changesSince'")
+            throw APIFailure.badRequest(
+                "the page or change cursor is not one this server made",
+                hint: "start the download again without 'page' and 'changesSince'")
         }
-        return try Response.json(RosterPage(
-            guests: slice.guests.map(GuestRecord.init), nextPage: slice.nextPage, complete: slice.isComplete,
-            changeCursor: slice.changeCursor, total: slice.total, serverTime: clock.now()))
+        return try Response.json(
+            RosterPage(
+                guests: slice.guests.map(GuestRecord.init), nextPage: slice.nextPage, complete: slice.isComplete,
+                changeCursor: slice.changeCursor, total: slice.total, serverTime: clock.now()))
     }
 }
