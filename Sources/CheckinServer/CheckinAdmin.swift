@@ -143,6 +143,31 @@ public struct CheckinAdmin: Sendable {
         return lines
     }
 
+    /// The tenant's devices with their last reports.
+    public func devices(tenant: TenantID) async throws -> [Device] {
+        guard try await repository.tenant(tenant) != nil else { throw Failure.notFound("tenant \(tenant)") }
+        return try await repository.devices(tenant: tenant)
+    }
+
+    /// Revokes a device's token (a lost or stolen kiosk): its requests get `401` from now on. A code made
+    /// with `replacesDevice` enrols it again.
+    public func revokeDevice(_ id: String, tenant: TenantID) async throws {
+        do {
+            try await repository.revokeDevice(id, tenant: tenant, at: clock.now())
+        } catch RepositoryError.notFound {
+            throw Failure.notFound("device \(id) of tenant \(tenant)")
+        }
+        try await audit(tenant, "device_revoked", "device \(id)")
+    }
+
+    /// The audit log, latest first, one JSON object a line.
+    public func auditLines(tenant: TenantID?, limit: Int) async throws -> [String] {
+        let encoder = APICoding.encoder()
+        return try await repository.auditEntries(tenant: tenant, limit: limit).map { entry in
+            String(decoding: try encoder.encode(AuditLine(entry)), as: UTF8.self)
+        }
+    }
+
     /// Makes a new admin token for the admin API, keeps its SHA-256 and returns the token (shown once).
     public func newAdminToken() async throws -> String {
         let token = Secrets.newAdminToken()
@@ -215,5 +240,22 @@ struct ExportLine: Encodable {
         outcome = record.outcome.rawValue
         reason = record.reason
         reverts = record.reverts.map { ItemKey(deviceId: $0.deviceId, epoch: $0.epoch, sequence: $0.sequence) }
+    }
+}
+
+/// One line of `checkin-server audit`.
+struct AuditLine: Encodable {
+    var at: Date
+    var tenantId: UInt32?
+    var deviceId: String?
+    var action: String
+    var detail: String
+
+    init(_ entry: AuditEntry) {
+        at = entry.at
+        tenantId = entry.tenant?.rawValue
+        deviceId = entry.device
+        action = entry.action
+        detail = entry.detail
     }
 }

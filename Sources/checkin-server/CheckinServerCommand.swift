@@ -11,7 +11,7 @@ struct CheckinServerCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Serve.self, AdminToken.self, CreateTenant.self, CreateEvent.self, ImportGuests.self, AddGuest.self,
-            CancelGuest.self, EnrolmentCode.self, Export.self,
+            CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, Audit.self,
         ])
 }
 

@@ -79,6 +79,20 @@ struct ServeCommandTests {
         let stored = String(decoding: bytes, as: UTF8.self)
         #expect(!stored.contains(token))
         #expect(stored.contains(Secrets.hash(token: token)))
+        // The organizer lists the kiosk, revokes it, and its next request is refused and audited.
+        let devices = try CommandLineTests.run(["devices", "--tenant", "1"], in: folder)
+        let deviceId = try APICoding.decoder().decode(Enrolment.self, from: Data(answer.utf8)).deviceId
+        #expect(devices.out.hasPrefix(deviceId + "\tNorth\t1.0.0\t"), "\(devices.out)")
+        #expect(
+            try CommandLineTests.run(["revoke-device", "--tenant", "1", "--device", deviceId], in: folder).status == 0)
+        let refused = try Self.shell(
+            "curl -sS --cacert ca.pem -H 'Authorization: Bearer \(token)' https://localhost:\(port)/v1/events/1",
+            in: folder)
+        #expect(refused.out.contains("\"code\":\"unauthorized\""), "\(refused.out)")
+        let audit = try CommandLineTests.run(["audit", "--tenant", "1"], in: folder).out
+        #expect(audit.contains("\"action\":\"revoked_token\""))
+        #expect(audit.contains("\"action\":\"device_revoked\""))
+        #expect(audit.contains("\"action\":\"enrolled\""))
         // Plain HTTP is not served on the TLS port.
         let plain = try Self.shell("curl -sS -m 5 http://localhost:\(port)/v1/events/1", in: folder)
         #expect(!plain.out.contains("not_found") && !plain.out.contains("unauthorized"))
