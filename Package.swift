@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kioskctl", targets: ["kioskctl"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
+        .executable(name: "checkin-server", targets: ["checkin-server"]),
         .library(name: "KioskTesting", targets: ["KioskTesting"]),
     ],
     dependencies: [
@@ -25,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.4.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
@@ -78,6 +80,24 @@ let package = Package(
             dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskDecoding"]
         ),
 
+        // The check-in server (docs/SYNC.md, docs/api/openapi.yaml): wire types, the domain and its one storage
+        // protocol (no C, no I/O), the SQLite repository on GRDB, the Hummingbird application.
+        .target(name: "CheckinAPI"),
+        .target(name: "CheckinCore", dependencies: ["KioskCore"]),
+        .target(
+            name: "CheckinSQLite",
+            dependencies: ["CheckinCore", "KioskCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "CheckinServer",
+            dependencies: [
+                "CheckinAPI", "CheckinCore", "KioskCore", "KioskCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Executables: parse arguments, wire adapters.
         .executableTarget(
             name: "kiosk",
@@ -102,6 +122,17 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(
+            name: "checkin-server",
+            dependencies: [
+                "CheckinServer", "CheckinSQLite", "CheckinCore", "CheckinAPI", "KioskCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
         .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
@@ -119,6 +150,15 @@ let package = Package(
         .testTarget(
             name: "KioskRuntimeTests",
             dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "CheckinServerTests",
+            dependencies: [
+                "CheckinServer", "CheckinSQLite", "CheckinCore", "CheckinAPI", "KioskCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The JSON coding of the check-in API (docs/api/openapi.yaml): camelCase keys, times as RFC 3339 UTC with
+/// milliseconds. Server and kiosk use these two, so both write and read the same text.
+public enum APICoding {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(APITime.text(date))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = APITime.date(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "'\(text)' is not an RFC 3339 time such as 2026-11-23T10:30:00.000Z")
+            }
+            return date
+        }
+        return decoder
+    }
+}
+
+/// RFC 3339 times with milliseconds, in UTC.
+public enum APITime {
+    public static func text(_ date: Date) -> String {
+        date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
+    public static func date(_ text: String) -> Date? {
+        if let d = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
+            return d
+        }
+        return try? Date(text, strategy: .iso8601)
+    }
+}

@@ -1,0 +1,85 @@
+import struct Foundation.Date
+
+// The admin endpoints' bodies (`/v1/admin/...`, docs/api/openapi.yaml).
+
+public struct TenantInput: Codable, Equatable, Sendable {
+    public var name: String
+    public init(name: String) { self.name = name }
+}
+
+public struct TenantInfo: Codable, Equatable, Sendable {
+    public var id: UInt32
+    public var name: String
+    public init(id: UInt32, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// `EventInput`: what creates an event.
+public struct EventInput: Codable, Equatable, Sendable {
+    public var name: String
+    public var venue: String?
+    public var opsContact: String?
+    public var startsAt: Date
+    public var endsAt: Date
+    public var graceMinutes: Int?
+    public var minimumKioskVersion: String?
+
+    public init(
+        name: String, venue: String? = nil, opsContact: String? = nil, startsAt: Date, endsAt: Date,
+        graceMinutes: Int? = nil, minimumKioskVersion: String? = nil
+    ) {
+        self.name = name
+        self.venue = venue
+        self.opsContact = opsContact
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.graceMinutes = graceMinutes
+        self.minimumKioskVersion = minimumKioskVersion
+    }
+}
+
+/// `GuestInput`: a guest to add (a walk-in, say).
+public struct GuestInput: Codable, Equatable, Sendable {
+    public var name: String
+    public var email: String?
+    public var phone: String?
+    public var partySize: Int?
+    public var accessType: String?
+    public var checkInNote: String?
+    public var arrivalAlert: String?
+
+    public init(
+        name: String, email: String? = nil, phone: String? = nil, partySize: Int? = nil,
+        accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil
+    ) {
+        self.name = name
+        self.email = email
+        self.phone = phone
+        self.partySize = partySize
+        self.accessType = accessType
+        self.checkInNote = checkInNote
+        self.arrivalAlert = arrivalAlert
+    }
+}
+
+public struct EnrolmentCodeRequest: Codable, Equatable, Sendable {
+    public var replacesDevice: String?
+    public init(replacesDevice: String? = nil) { self.replacesDevice = replacesDevice }
+}
+
+/// A new enrolment code: shown once, the server keeps only its SHA-256.
+public struct EnrolmentCodeAnswer: Codable, Equatable, Sendable {
+    public var code: String
+    public var expiresAt: Date
+    public init(code: String, expiresAt: Date) {
+        self.code = code
+        self.expiresAt = expiresAt
+    }
+}
+
+public struct ImportAnswer: Codable, Equatable, Sendable {
+    public var imported: Int
+    public init(imported: Int) { self.imported = imported }
+}

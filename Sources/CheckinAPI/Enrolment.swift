@@ -1,0 +1,37 @@
+import struct Foundation.Date
+
+/// `POST /v1/enrolments/redeem`: a kiosk redeems a one-time code.
+public struct EnrolmentRequest: Codable, Equatable, Sendable {
+    public var code: String
+    public var door: String
+    public var kioskVersion: String
+
+    public init(code: String, door: String, kioskVersion: String) {
+        self.code = code
+        self.door = door
+        self.kioskVersion = kioskVersion
+    }
+}
+
+/// The answer: the device's token (shown once) and what it may see.
+public struct Enrolment: Codable, Equatable, Sendable {
+    public var deviceId: String
+    public var token: String
+    public var tenantId: UInt32
+    public var events: [EventInfo]
+    /// Goes into every idempotency key of this device's queue.
+    public var queueEpoch: String
+    public var serverTime: Date
+
+    public init(
+        deviceId: String, token: String, tenantId: UInt32, events: [EventInfo], queueEpoch: String,
+        serverTime: Date
+    ) {
+        self.deviceId = deviceId
+        self.token = token
+        self.tenantId = tenantId
+        self.events = events
+        self.queueEpoch = queueEpoch
+        self.serverTime = serverTime
+    }
+}

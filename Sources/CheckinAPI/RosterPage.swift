@@ -1,0 +1,82 @@
+import struct Foundation.Date
+
+/// A guest row as the server sends it to kiosks (`GET /v1/events/{id}/roster`).
+public struct GuestRecord: Codable, Equatable, Sendable {
+    /// The 16-character base32 code of the pass (the confirmation code).
+    public var id: String
+    public var name: String
+    public var email: String?
+    public var phone: String?
+    public var partySize: Int
+    public var accessType: String?
+    public var checkInNote: String?
+    public var arrivalAlert: String?
+    public var status: GuestStatus
+    /// Grows with every change of the row; applying an older version than the kiosk has is a no-op.
+    public var version: Int64
+    /// The guest's one check-in at this event, at whichever door.
+    public var checkIn: CheckInSummary?
+
+    public init(
+        id: String, name: String, email: String? = nil, phone: String? = nil, partySize: Int = 1,
+        accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil,
+        status: GuestStatus = .active, version: Int64, checkIn: CheckInSummary? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.email = email
+        self.phone = phone
+        self.partySize = partySize
+        self.accessType = accessType
+        self.checkInNote = checkInNote
+        self.arrivalAlert = arrivalAlert
+        self.status = status
+        self.version = version
+        self.checkIn = checkIn
+    }
+}
+
+public enum GuestStatus: String, Codable, Sendable {
+    case active, cancelled
+}
+
+/// Where and when a guest was checked in (the corrected scan time).
+public struct CheckInSummary: Codable, Equatable, Sendable {
+    public var door: String
+    public var at: Date
+    public var arrived: Int
+
+    public init(door: String, at: Date, arrived: Int) {
+        self.door = door
+        self.at = at
+        self.arrived = arrived
+    }
+}
+
+/// A page of the first download or of a delta.
+public struct RosterPage: Codable, Equatable, Sendable {
+    public var guests: [GuestRecord]
+    /// Absent on the last page.
+    public var nextPage: String?
+    public var complete: Bool
+    /// The change cursor: as of the start of a first download, or after the last page of a delta.
+    public var changeCursor: String?
+    /// Guests in the whole first download, for progress.
+    public var total: Int?
+    public var serverTime: Date
+
+    public init(
+        guests: [GuestRecord], nextPage: String?, complete: Bool, changeCursor: String?, total: Int?,
+        serverTime: Date
+    ) {
+        self.guests = guests
+        self.nextPage = nextPage
+        self.complete = complete
+        self.changeCursor = changeCursor
+        self.total = total
+        self.serverTime = serverTime
+    }
+
+    /// The largest page the server sends.
+    public static let maximumSize = 500
+}

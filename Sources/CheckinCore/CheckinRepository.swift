@@ -1,0 +1,71 @@
+import Foundation
+import KioskCore
+
+/// The server's one storage protocol: SQLite (`CheckinSQLite`) implements it now, PostgreSQL later; the same
+/// test suite runs against each.
+///
+/// Tenancy is the caller's business: the repository answers by id, the server checks the tenant and answers
+/// 404 for another tenant's things. Every method that writes is one transaction.
+public protocol CheckinRepository: Sendable {
+    // MARK: Tenants and events
+
+    func createTenant(name: String, at time: Date) async throws -> Tenant
+    func tenant(_ id: TenantID) async throws -> Tenant?
+    /// Throws `RepositoryError.notFound` when the tenant does not exist.
+    func createEvent(_ event: NewEvent, tenant: TenantID) async throws -> Event
+    func event(_ id: EventID) async throws -> Event?
+    func events(tenant: TenantID) async throws -> [Event]
+
+    // MARK: Guests
+
+    /// Adds all the guests or none (`RepositoryError.duplicateGuest` names the first id already there).
+    func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest]
+    func guest(_ id: GuestID, event: EventID) async throws -> Guest?
+    /// Marks the guest cancelled (kiosks get the row as a tombstone in their next delta).
+    /// Throws `RepositoryError.notFound` when the event has no such guest.
+    func cancelGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest
+
+    // MARK: Roster
+
+    /// The first download, ordered by guest id. `page` nil starts it: the answer's `changeCursor` is the
+    /// change cursor as of the start and `total` the number of guests; pass `nextPage` to go on.
+    /// Throws `RepositoryError.badCursor` for a cursor it did not make.
+    func rosterPage(event: EventID, page: String?, limit: Int) async throws -> RosterSlice
+    /// Every guest row changed after `since` (a `changeCursor`), cancelled guests and check-in changes
+    /// included, oldest change first; `nextPage` is set while more rows wait. Never skips a change.
+    func rosterChanges(event: EventID, since: String, limit: Int) async throws -> RosterSlice
+
+    // MARK: Devices
+
+    /// Stores a new enrolment code (its hash only).
+    func createEnrolmentCode(_ code: EnrolmentCode) async throws
+    /// Redeems a code once: a new device of the code's tenant, or the code's `replacesDevice` with a new
+    /// token and queue epoch (its old token stops working). Throws `notFound`, `codeUsed` or `codeExpired`.
+    func redeemEnrolment(_ enrolling: Enrolling, at time: Date) async throws -> Device
+    /// The device whose token has this SHA-256 (hex), revoked or not; nil for an unknown token.
+    func device(tokenHash: String) async throws -> Device?
+    func device(id: String) async throws -> Device?
+    func devices(tenant: TenantID) async throws -> [Device]
+    /// Throws `notFound` when the tenant has no such device.
+    func revokeDevice(_ id: String, tenant: TenantID, at time: Date) async throws
+    /// Keeps the device's last report and last-seen time.
+    func recordHeartbeat(_ report: DeviceReport, device: String, at time: Date) async throws
+
+    // MARK: Check-ins
+
+    /// Applies one uploaded item in one transaction with its key and answer (`CheckInRules.decide`), or
+    /// returns the stored answer when the key was applied before. `device` is the uploading device.
+    func apply(_ scan: Scan, event: EventID, device: Device, receivedAt: Date) async throws -> ScanOutcome
+    func checkIns(event: EventID) async throws -> [CheckIn]
+    /// Every scan that reached the server, in the order it was received.
+    func checkInEvents(event: EventID) async throws -> [CheckInEvent]
+
+    // MARK: Audit and admin
+
+    func appendAudit(_ entry: AuditEntry) async throws
+    /// The latest entries first; all tenants when `tenant` is nil.
+    func auditEntries(tenant: TenantID?, limit: Int) async throws -> [AuditEntry]
+    /// Replaces the admin token (its SHA-256, hex).
+    func setAdminTokenHash(_ hash: String, at time: Date) async throws
+    func adminTokenHash() async throws -> String?
+}

@@ -1,0 +1,188 @@
+import Foundation
+import KioskCore
+
+/// Guests from CSV (RFC 4180: quoted fields, doubled quotes, commas and line breaks inside quotes).
+///
+/// The first line names the columns: `name` is required; `guest_id` (or `code`), `email`, `phone`,
+/// `party_size`, `access_type`, `notes` (or `check_in_note`), `arrival_alert` and `status` (`active` or `cancelled`)
+/// are optional. A missing or empty `guest_id` gets a random one. Every bad line is reported with its number
+/// (the line where its record starts), and then nothing is imported.
+public enum GuestCSV {
+    public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+
+        public init(line: Int, message: String) {
+            self.line = line
+            self.message = message
+        }
+
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    public static let columns: Set<String> = [
+        "guest_id", "code", "name", "email", "phone", "party_size", "access_type", "notes", "check_in_note",
+        "arrival_alert", "status",
+    ]
+
+    /// The guests of `text`, or every problem found.
+    public static func parse(_ text: String) -> Result<[NewGuest], ParseFailure> {
+        let records: [(line: Int, fields: [String])]
+        switch Self.records(of: text) {
+        case .success(let r): records = r
+        case .failure(let problem): return .failure(ParseFailure(problems: [problem]))
+        }
+        guard let header = records.first else {
+            return .failure(
+                ParseFailure(problems: [
+                    Problem(
+                        line: 1,
+                        message:
+                            "the file is empty; the first line must name the columns, e.g. guest_id,name,email,party_size"
+                    )
+                ]))
+        }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        var problems: [Problem] = []
+        for name in names where !columns.contains(name) {
+            problems.append(
+                Problem(
+                    line: header.line,
+                    message: "unknown column '\(name)'; known: \(columns.sorted().joined(separator: ", "))"))
+        }
+        guard names.contains("name") else {
+            problems.append(Problem(line: header.line, message: "no 'name' column"))
+            return .failure(ParseFailure(problems: problems))
+        }
+        var guests: [NewGuest] = []
+        var seen: [GuestID: Int] = [:]
+        for record in records.dropFirst() {
+            if record.fields == [""] { continue }  // an empty line
+            guard record.fields.count == names.count else {
+                problems.append(
+                    Problem(line: record.line, message: "\(record.fields.count) fields, the header has \(names.count)"))
+                continue
+            }
+            var value: [String: String] = [:]
+            for (name, field) in zip(names, record.fields) {
+                let trimmed = field.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty { value[name] = trimmed }
+            }
+            guard let name = value["name"] else {
+                problems.append(Problem(line: record.line, message: "the name is empty"))
+                continue
+            }
+            var guest = NewGuest(name: name)
+            if let code = value["guest_id"] ?? value["code"] {
+                guard let id = GuestID(text: code) else {
+                    problems.append(
+                        Problem(
+                            line: record.line, message: "'\(code)' is not a guest id (16 base32 characters A-Z, 2-7)"))
+                    continue
+                }
+                if let first = seen[id] {
+                    problems.append(Problem(line: record.line, message: "guest id \(id.text) is also on line \(first)"))
+                    continue
+                }
+                seen[id] = record.line
+                guest.id = id
+            }
+            if let party = value["party_size"] {
+                guard let n = Int(party), (1...99).contains(n) else {
+                    problems.append(
+                        Problem(line: record.line, message: "party_size '\(party)' is not a number from 1 to 99"))
+                    continue
+                }
+                guest.partySize = n
+            }
+            if let status = value["status"] {
+                guard let state = GuestState(rawValue: status.lowercased()) else {
+                    problems.append(
+                        Problem(line: record.line, message: "status '\(status)' is not active or cancelled"))
+                    continue
+                }
+                guest.status = state
+            }
+            guest.email = value["email"]
+            guest.phone = value["phone"]
+            guest.accessType = value["access_type"]
+            guest.checkInNote = value["notes"] ?? value["check_in_note"]
+            guest.arrivalAlert = value["arrival_alert"]
+            guests.append(guest)
+        }
+        return problems.isEmpty ? .success(guests) : .failure(ParseFailure(problems: problems))
+    }
+
+    public struct ParseFailure: Error, Equatable, Sendable, CustomStringConvertible {
+        public var problems: [Problem]
+        public var description: String { problems.map(\.description).joined(separator: "\n") }
+    }
+
+    /// Splits RFC 4180 text into records, each with the line number it starts on.
+    static func records(of text: String) -> Result<[(line: Int, fields: [String])], Problem> {
+        var records: [(line: Int, fields: [String])] = []
+        var fields: [String] = []
+        var field = ""
+        var line = 1
+        var recordLine = 1
+        var inQuotes = false
+        var quoteLine = 1
+        var chars = Array(text.unicodeScalars)
+        if chars.first == "\u{FEFF}" { chars.removeFirst() }
+        var i = 0
+        var atFieldStart = true
+        while i < chars.count {
+            let c = chars[i]
+            if inQuotes {
+                if c == "\"" {
+                    if i + 1 < chars.count, chars[i + 1] == "\"" {
+                        field.unicodeScalars.append("\"")
+                        i += 1
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    if c == "\n" { line += 1 }
+                    field.unicodeScalars.append(c)
+                }
+            } else if c == "\"" && atFieldStart {
+                inQuotes = true
+                quoteLine = line
+            } else if c == "\"" {
+                return .failure(
+                    Problem(
+                        line: line,
+                        message: "a quote inside an unquoted field; quote the whole field and double the quote (\"\")"))
+            } else if c == "," {
+                fields.append(field)
+                field = ""
+                atFieldStart = true
+                i += 1
+                continue
+            } else if c == "\r" || c == "\n" {
+                if c == "\r", i + 1 < chars.count, chars[i + 1] == "\n" { i += 1 }
+                fields.append(field)
+                records.append((recordLine, fields))
+                fields = []
+                field = ""
+                line += 1
+                recordLine = line
+                atFieldStart = true
+                i += 1
+                continue
+            } else {
+                field.unicodeScalars.append(c)
+            }
+            atFieldStart = false
+            i += 1
+        }
+        if inQuotes {
+            return .failure(Problem(line: quoteLine, message: "a quoted field that never ends"))
+        }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            records.append((recordLine, fields))
+        }
+        return .success(records)
+    }
+}

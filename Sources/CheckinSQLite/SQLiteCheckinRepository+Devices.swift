@@ -1,0 +1,102 @@
+import CheckinCore
+import Foundation
+import GRDB
+import KioskCore
+
+extension SQLiteCheckinRepository {
+    public func createEnrolmentCode(_ code: EnrolmentCode) async throws {
+        try await writer.write { db in
+            guard let event = try EventRow.fetchOne(db, key: Int64(code.event.rawValue)),
+                event.tenantId == Int64(code.tenant.rawValue)
+            else { throw RepositoryError.notFound("event \(code.event)") }
+            if let replaced = code.replacesDevice {
+                guard let device = try DeviceRow.fetchOne(db, key: replaced), device.tenantId == event.tenantId else {
+                    throw RepositoryError.notFound("device \(replaced)")
+                }
+            }
+            try EnrolmentCodeRow(
+                codeHash: code.codeHash, tenantId: Int64(code.tenant.rawValue), eventId: Int64(code.event.rawValue),
+                replacesDevice: code.replacesDevice, createdAt: code.createdAt, expiresAt: code.expiresAt,
+                usedAt: nil, deviceId: nil
+            ).insert(db)
+        }
+    }
+
+    public func redeemEnrolment(_ enrolling: Enrolling, at time: Date) async throws -> Device {
+        try await writer.write { db in
+            guard var code = try EnrolmentCodeRow.fetchOne(db, key: enrolling.codeHash) else {
+                throw RepositoryError.notFound("enrolment code")
+            }
+            if code.usedAt != nil { throw RepositoryError.codeUsed }
+            if code.expiresAt <= time { throw RepositoryError.codeExpired }
+            var device: DeviceRow
+            if let replaced = code.replacesDevice, let existing = try DeviceRow.fetchOne(db, key: replaced) {
+                device = existing
+                device.tokenHash = enrolling.tokenHash
+                device.queueEpoch = enrolling.queueEpoch
+                device.door = enrolling.door
+                device.kioskVersion = enrolling.kioskVersion
+                device.revokedAt = nil
+                device.enrolledAt = time
+                try device.update(db)
+            } else {
+                device = DeviceRow(
+                    id: enrolling.newDeviceId, tenantId: code.tenantId, door: enrolling.door,
+                    kioskVersion: enrolling.kioskVersion, tokenHash: enrolling.tokenHash,
+                    queueEpoch: enrolling.queueEpoch, enrolledAt: time)
+                try device.insert(db)
+            }
+            code.usedAt = time
+            code.deviceId = device.id
+            try code.update(db)
+            return device.device
+        }
+    }
+
+    public func device(tokenHash: String) async throws -> Device? {
+        try await writer.read { db in
+            try DeviceRow.filter(DeviceRow.Columns.tokenHash == tokenHash).fetchOne(db)?.device
+        }
+    }
+
+    public func device(id: String) async throws -> Device? {
+        try await writer.read { db in try DeviceRow.fetchOne(db, key: id)?.device }
+    }
+
+    public func devices(tenant: TenantID) async throws -> [Device] {
+        try await writer.read { db in
+            try DeviceRow.filter(DeviceRow.Columns.tenantId == Int64(tenant.rawValue)).order(Column("id"))
+                .fetchAll(db).map(\.device)
+        }
+    }
+
+    public func revokeDevice(_ id: String, tenant: TenantID, at time: Date) async throws {
+        try await writer.write { db in
+            guard var device = try DeviceRow.fetchOne(db, key: id), device.tenantId == Int64(tenant.rawValue) else {
+                throw RepositoryError.notFound("device \(id)")
+            }
+            device.revokedAt = time
+            try device.update(db)
+        }
+    }
+
+    public func recordHeartbeat(_ report: DeviceReport, device id: String, at time: Date) async throws {
+        try await writer.write { db in
+            guard var device = try DeviceRow.fetchOne(db, key: id) else {
+                throw RepositoryError.notFound("device \(id)")
+            }
+            device.lastSeenAt = time
+            device.reportDoor = report.door
+            device.reportKioskVersion = report.kioskVersion
+            device.reportPending = report.pending
+            device.reportOldestPendingAt = report.oldestPendingAt
+            device.reportRosterCursor = report.rosterCursor
+            device.reportRosterFetchedAt = report.rosterFetchedAt
+            device.reportCamera = report.camera
+            device.reportClockOffsetMs = report.clockOffsetMs
+            device.reportDeviceTime = report.deviceTime
+            device.kioskVersion = report.kioskVersion
+            try device.update(db)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import GRDB
+
+extension SQLiteCheckinRepository {
+    /// The schema, one numbered step at a time. A shipped step never changes: a new need is a new step.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("0001 tenants, events, guests, devices, check-ins, audit") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE tenant (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE TABLE event (
+                        id INTEGER PRIMARY KEY,
+                        tenant_id INTEGER NOT NULL REFERENCES tenant(id),
+                        name TEXT NOT NULL,
+                        venue TEXT,
+                        ops_contact TEXT,
+                        starts_at DATETIME NOT NULL,
+                        ends_at DATETIME NOT NULL,
+                        grace_minutes INTEGER NOT NULL,
+                        minimum_kiosk_version TEXT
+                    );
+                    CREATE INDEX event_by_tenant ON event(tenant_id);
+                    -- One counter for every change a kiosk must learn: one writer at a time, so its order is
+                    -- commit order.
+                    CREATE TABLE change_sequence (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        value INTEGER NOT NULL
+                    );
+                    INSERT INTO change_sequence (id, value) VALUES (1, 0);
+                    CREATE TABLE guest (
+                        event_id INTEGER NOT NULL REFERENCES event(id),
+                        id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        email TEXT,
+                        phone TEXT,
+                        party_size INTEGER NOT NULL,
+                        access_type TEXT,
+                        check_in_note TEXT,
+                        arrival_alert TEXT,
+                        status TEXT NOT NULL CHECK (status IN ('active', 'cancelled')),
+                        version INTEGER NOT NULL,
+                        change_seq INTEGER NOT NULL,
+                        updated_at DATETIME NOT NULL,
+                        PRIMARY KEY (event_id, id)
+                    );
+                    CREATE INDEX guest_by_change ON guest(event_id, change_seq);
+                    CREATE TABLE device (
+                        id TEXT PRIMARY KEY,
+                        tenant_id INTEGER NOT NULL REFERENCES tenant(id),
+                        door TEXT NOT NULL,
+                        kiosk_version TEXT NOT NULL,
+                        token_hash TEXT NOT NULL UNIQUE,
+                        queue_epoch TEXT NOT NULL,
+                        enrolled_at DATETIME NOT NULL,
+                        revoked_at DATETIME,
+                        last_seen_at DATETIME,
+                        report_door TEXT,
+                        report_kiosk_version TEXT,
+                        report_pending INTEGER,
+                        report_oldest_pending_at DATETIME,
+                        report_roster_cursor TEXT,
+                        report_roster_fetched_at DATETIME,
+                        report_camera TEXT,
+                        report_clock_offset_ms INTEGER,
+                        report_device_time DATETIME
+                    );
+                    CREATE INDEX device_by_tenant ON device(tenant_id);
+                    CREATE TABLE enrolment_code (
+                        code_hash TEXT PRIMARY KEY,
+                        tenant_id INTEGER NOT NULL REFERENCES tenant(id),
+                        event_id INTEGER NOT NULL REFERENCES event(id),
+                        replaces_device TEXT REFERENCES device(id),
+                        created_at DATETIME NOT NULL,
+                        expires_at DATETIME NOT NULL,
+                        used_at DATETIME,
+                        device_id TEXT REFERENCES device(id)
+                    );
+                    -- At most one check-in per guest and event: the scan with the earliest corrected time.
+                    CREATE TABLE check_in (
+                        event_id INTEGER NOT NULL,
+                        guest_id TEXT NOT NULL,
+                        device_id TEXT NOT NULL,
+                        epoch TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        door TEXT NOT NULL,
+                        device_time DATETIME NOT NULL,
+                        corrected_time DATETIME NOT NULL,
+                        received_at DATETIME NOT NULL,
+                        arrived INTEGER NOT NULL,
+                        PRIMARY KEY (event_id, guest_id),
+                        FOREIGN KEY (event_id, guest_id) REFERENCES guest(event_id, id)
+                    );
+                    -- Every scan that reached the server, with its idempotency key and the answer it got.
+                    CREATE TABLE check_in_event (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        event_id INTEGER NOT NULL REFERENCES event(id),
+                        guest_id TEXT NOT NULL,
+                        device_id TEXT NOT NULL,
+                        epoch TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        door TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        device_time DATETIME NOT NULL,
+                        corrected_time DATETIME NOT NULL,
+                        received_at DATETIME NOT NULL,
+                        arrived INTEGER NOT NULL,
+                        outcome TEXT NOT NULL,
+                        reason TEXT,
+                        reverts_device_id TEXT,
+                        reverts_epoch TEXT,
+                        reverts_sequence INTEGER,
+                        answer TEXT NOT NULL,
+                        UNIQUE (device_id, epoch, sequence)
+                    );
+                    CREATE INDEX check_in_event_by_event ON check_in_event(event_id, id);
+                    CREATE TABLE audit (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        at DATETIME NOT NULL,
+                        tenant_id INTEGER,
+                        device_id TEXT,
+                        action TEXT NOT NULL,
+                        detail TEXT NOT NULL
+                    );
+                    CREATE TABLE setting (
+                        name TEXT PRIMARY KEY,
+                        value TEXT NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,127 @@
+import CheckinCore
+import Foundation
+import GRDB
+import KioskCore
+
+extension SQLiteCheckinRepository {
+    public func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest] {
+        try await writer.write { db in
+            guard try EventRow.exists(db, key: Int64(event.rawValue)) else {
+                throw RepositoryError.notFound("event \(event)")
+            }
+            var added: [Guest] = []
+            added.reserveCapacity(guests.count)
+            for guest in guests {
+                let row = GuestRow(guest, event: event, changeSeq: try Self.nextChange(db), at: time)
+                if try GuestRow.exists(db, key: ["event_id": row.eventId, "id": row.id]) {
+                    throw RepositoryError.duplicateGuest(row.id)
+                }
+                try row.insert(db)
+                added.append(row.guest(checkIn: nil))
+            }
+            return added
+        }
+    }
+
+    public func guest(_ id: GuestID, event: EventID) async throws -> Guest? {
+        try await writer.read { db in try Self.guest(db, id, event: event) }
+    }
+
+    static func guest(_ db: Database, _ id: GuestID, event: EventID) throws -> Guest? {
+        let key: [String: (any DatabaseValueConvertible)?] = ["event_id": Int64(event.rawValue), "id": id.text]
+        guard let row = try GuestRow.fetchOne(db, key: key) else { return nil }
+        let checkIn = try CheckInRow.fetchOne(db, key: ["event_id": Int64(event.rawValue), "guest_id": id.text])
+        return row.guest(checkIn: checkIn)
+    }
+
+    /// A change of what kiosks see of the guest: a new version and a new place in the change sequence.
+    static func touchGuest(_ db: Database, _ id: GuestID, event: EventID, at time: Date) throws {
+        try db.execute(
+            sql: "UPDATE guest SET version = version + 1, change_seq = ?, updated_at = ? WHERE event_id = ? AND id = ?",
+            arguments: [try nextChange(db), time, Int64(event.rawValue), id.text])
+    }
+
+    public func cancelGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest {
+        try await writer.write { db in
+            guard let guest = try Self.guest(db, id, event: event) else {
+                throw RepositoryError.notFound("guest \(id.text)")
+            }
+            if guest.status == .cancelled { return guest }
+            try db.execute(
+                sql: "UPDATE guest SET status = 'cancelled' WHERE event_id = ? AND id = ?",
+                arguments: [Int64(event.rawValue), id.text])
+            try Self.touchGuest(db, id, event: event, at: time)
+            return try Self.guest(db, id, event: event)!
+        }
+    }
+
+    // MARK: Roster pages and deltas
+
+    // Page cursor "p1:<change cursor at the start>:<last guest id>"; change cursor "c1:<sequence value>".
+
+    static func changeCursor(_ value: Int64) -> String { "c1:\(value)" }
+
+    static func changeValue(_ cursor: String) throws -> Int64 {
+        guard cursor.hasPrefix("c1:"), let value = Int64(cursor.dropFirst(3)), value >= 0 else {
+            throw RepositoryError.badCursor
+        }
+        return value
+    }
+
+    public func rosterPage(event: EventID, page: String?, limit: Int) async throws -> RosterSlice {
+        var start: Int64?
+        var after: String?
+        if let page {
+            let parts = page.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "p1", let value = Int64(parts[1]),
+                GuestID(text: String(parts[2])) != nil
+            else { throw RepositoryError.badCursor }
+            start = value
+            after = String(parts[2])
+        }
+        return try await writer.read { [start, after] db in
+            let eventId = Int64(event.rawValue)
+            let startValue = try start ?? Self.currentChange(db)
+            var request = GuestRow.filter(GuestRow.Columns.eventId == eventId)
+            if let after { request = request.filter(GuestRow.Columns.id > after) }
+            let rows = try request.order(GuestRow.Columns.id).limit(limit + 1).fetchAll(db)
+            let pageRows = Array(rows.prefix(limit))
+            let guests = try Self.withCheckIns(db, pageRows, event: eventId)
+            let total = start == nil ? try GuestRow.filter(GuestRow.Columns.eventId == eventId).fetchCount(db) : nil
+            let next = rows.count > limit ? "p1:\(startValue):\(pageRows.last!.id)" : nil
+            return RosterSlice(
+                guests: guests, nextPage: next, changeCursor: Self.changeCursor(startValue), total: total)
+        }
+    }
+
+    public func rosterChanges(event: EventID, since: String, limit: Int) async throws -> RosterSlice {
+        let sinceValue = try Self.changeValue(since)
+        return try await writer.read { db in
+            let eventId = Int64(event.rawValue)
+            let current = try Self.currentChange(db)
+            let rows =
+                try GuestRow
+                .filter(GuestRow.Columns.eventId == eventId && GuestRow.Columns.changeSeq > sinceValue)
+                .order(GuestRow.Columns.changeSeq).limit(limit + 1).fetchAll(db)
+            let pageRows = Array(rows.prefix(limit))
+            let guests = try Self.withCheckIns(db, pageRows, event: eventId)
+            if rows.count > limit {
+                let cursor = Self.changeCursor(pageRows.last!.changeSeq)
+                return RosterSlice(guests: guests, nextPage: cursor, changeCursor: cursor, total: nil)
+            }
+            return RosterSlice(
+                guests: guests, nextPage: nil, changeCursor: Self.changeCursor(max(current, sinceValue)), total: nil)
+        }
+    }
+
+    /// The guests of `rows` with their check-ins, read in one query.
+    static func withCheckIns(_ db: Database, _ rows: [GuestRow], event: Int64) throws -> [Guest] {
+        guard !rows.isEmpty else { return [] }
+        let checkIns =
+            try CheckInRow
+            .filter(CheckInRow.Columns.eventId == event && rows.map(\.id).contains(CheckInRow.Columns.guestId))
+            .fetchAll(db)
+        let byGuest = Dictionary(checkIns.map { ($0.guestId, $0) }, uniquingKeysWith: { a, _ in a })
+        return rows.map { $0.guest(checkIn: byGuest[$0.id]) }
+    }
+}

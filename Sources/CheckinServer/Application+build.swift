@@ -1,0 +1,59 @@
+import CheckinCore
+import Hummingbird
+import HummingbirdTLS
+import Logging
+
+/// The check-in server: configuration, storage and clock in, an application (a service) out. With a
+/// certificate and key in the configuration it speaks HTTPS only.
+public func buildApplication(
+    configuration: ServerConfiguration, repository: any CheckinRepository, clock: any ServerClock = SystemServerClock(),
+    logger: Logger = Logger(label: "checkin-server")
+) throws -> some ApplicationProtocol {
+    let router = buildRouter(repository: repository, clock: clock)
+    let address = ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server")
+    switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
+    case (nil, nil):
+        return Application(router: router, server: .http1(), configuration: address, logger: logger)
+    case (let certificate?, let key?):
+        let tls = try tlsConfiguration(certificate: certificate, key: key)
+        return Application(
+            router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: address, logger: logger)
+    default:
+        throw ServerConfiguration.Failure("give both the TLS certificate and its key, or neither")
+    }
+}
+
+/// The server's TLS settings from a PEM certificate chain and a PEM private key.
+func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
+    let chain: [NIOSSLCertificate]
+    let privateKey: NIOSSLPrivateKey
+    do {
+        chain = try NIOSSLCertificate.fromPEMFile(certificate)
+    } catch {
+        throw ServerConfiguration.Failure("cannot read the TLS certificate \(certificate) (PEM expected): \(error)")
+    }
+    do {
+        privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+    } catch {
+        throw ServerConfiguration.Failure("cannot read the TLS key \(key) (PEM, unencrypted, expected): \(error)")
+    }
+    guard !chain.isEmpty else { throw ServerConfiguration.Failure("no certificate in \(certificate)") }
+    return TLSConfiguration.makeServerConfiguration(
+        certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+}
+
+/// The routes, one controller per resource.
+public func buildRouter(repository: any CheckinRepository, clock: any ServerClock) -> Router<ServerContext> {
+    let router = Router(context: ServerContext.self)
+    let scope = TenantScope(repository: repository, clock: clock)
+    EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)
+    let device = router.group("v1").add(middleware: DeviceAuthenticator(repository: repository, clock: clock))
+    EventController(scope: scope, clock: clock).addRoutes(to: device)
+    RosterController(repository: repository, scope: scope, clock: clock).addRoutes(to: device)
+    CheckInController(repository: repository, scope: scope, clock: clock).addRoutes(to: device)
+    HeartbeatController(repository: repository, clock: clock).addRoutes(to: device)
+    let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
+    AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
+    return router
+}

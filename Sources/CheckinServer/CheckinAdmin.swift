@@ -1,0 +1,261 @@
+import CheckinAPI
+import CheckinCore
+import Foundation
+import KioskCore
+
+/// The organizer's operations, shared by the `checkin-server` admin subcommands (straight on the database)
+/// and the admin API. Each one is audited.
+public struct CheckinAdmin: Sendable {
+    public let repository: any CheckinRepository
+    public let clock: any ServerClock
+
+    public init(repository: any CheckinRepository, clock: any ServerClock = SystemServerClock()) {
+        self.repository = repository
+        self.clock = clock
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case notFound(String)
+        case invalid(String)
+        /// Bad CSV lines; nothing was imported.
+        case badLines([GuestCSV.Problem])
+
+        public var description: String {
+            switch self {
+            case .notFound(let what): "\(what) does not exist"
+            case .invalid(let message): message
+            case .badLines(let problems):
+                "nothing imported; fix these lines and import again:\n"
+                    + problems.map { "  line \($0.line): \($0.message)" }.joined(separator: "\n")
+            }
+        }
+    }
+
+    public func createTenant(name: String) async throws -> Tenant {
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Failure.invalid("the tenant's name is empty")
+        }
+        let tenant = try await repository.createTenant(name: name, at: clock.now())
+        try await audit(tenant.id, "tenant_created", "tenant \(tenant.id) '\(name)'")
+        return tenant
+    }
+
+    public func createEvent(_ input: EventInput, tenant: TenantID) async throws -> Event {
+        guard try await repository.tenant(tenant) != nil else { throw Failure.notFound("tenant \(tenant)") }
+        guard !input.name.isEmpty else { throw Failure.invalid("the event's name is empty") }
+        guard input.startsAt < input.endsAt else { throw Failure.invalid("the event must start before it ends") }
+        var minimum: KioskVersion?
+        if let text = input.minimumKioskVersion {
+            guard let version = KioskVersion(text) else {
+                throw Failure.invalid("minimum kiosk version '\(text)' is not a version such as 1.4.0")
+            }
+            minimum = version
+        }
+        let event = try await repository.createEvent(
+            NewEvent(
+                name: input.name, venue: input.venue, opsContact: input.opsContact, startsAt: input.startsAt,
+                endsAt: input.endsAt, graceMinutes: input.graceMinutes ?? 60, minimumKioskVersion: minimum),
+            tenant: tenant)
+        try await audit(tenant, "event_created", "event \(event.id) '\(event.name)'")
+        return event
+    }
+
+    /// Imports every guest of the CSV, or none when a line is bad (`Failure.badLines`).
+    public func importGuests(csv: String, event: EventID) async throws -> [Guest] {
+        let known = try await existingEvent(event)
+        switch GuestCSV.parse(csv) {
+        case .failure(let failure):
+            throw Failure.badLines(failure.problems)
+        case .success(let guests):
+            do {
+                let added = try await repository.addGuests(guests, event: event, at: clock.now())
+                try await audit(known.tenant, "guests_imported", "\(added.count) guests into event \(event)")
+                return added
+            } catch RepositoryError.duplicateGuest(let id) {
+                throw Failure.invalid("nothing imported: guest id \(id) is already in event \(event)")
+            }
+        }
+    }
+
+    /// Adds one guest (a walk-in): kiosks learn it with their next delta.
+    public func addGuest(_ input: GuestInput, event: EventID) async throws -> Guest {
+        let known = try await existingEvent(event)
+        guard !input.name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Failure.invalid("the guest's name is empty")
+        }
+        let partySize = input.partySize ?? 1
+        guard (1...99).contains(partySize) else { throw Failure.invalid("party size \(partySize) is not from 1 to 99") }
+        let guest = NewGuest(
+            name: input.name, email: input.email, phone: input.phone, partySize: partySize,
+            accessType: input.accessType, checkInNote: input.checkInNote,
+            arrivalAlert: input.arrivalAlert)
+        let added = try await repository.addGuests([guest], event: event, at: clock.now())[0]
+        try await audit(known.tenant, "guest_added", "guest \(added.id.text) '\(added.name)' to event \(event)")
+        return added
+    }
+
+    public func cancelGuest(_ code: String, event: EventID) async throws -> Guest {
+        let known = try await existingEvent(event)
+        guard let id = GuestID(text: code) else {
+            throw Failure.invalid("'\(code)' is not a guest id (16 base32 characters)")
+        }
+        do {
+            let guest = try await repository.cancelGuest(id, event: event, at: clock.now())
+            try await audit(known.tenant, "guest_cancelled", "guest \(id.text) of event \(event)")
+            return guest
+        } catch RepositoryError.notFound {
+            throw Failure.notFound("guest \(id.text) in event \(event)")
+        }
+    }
+
+    /// A new one-time enrolment code for a kiosk of the event's tenant: the text is returned once and only
+    /// its SHA-256 is kept.
+    public func createEnrolmentCode(event: EventID, replacesDevice: String? = nil) async throws -> EnrolmentCodeAnswer {
+        let known = try await existingEvent(event)
+        let code = Secrets.newEnrolmentCode()
+        let now = clock.now()
+        let expires = now.addingTimeInterval(EnrolmentCode.lifetime)
+        do {
+            try await repository.createEnrolmentCode(
+                EnrolmentCode(
+                    codeHash: Secrets.hash(enrolmentCode: code), tenant: known.tenant, event: event,
+                    replacesDevice: replacesDevice, createdAt: now, expiresAt: expires))
+        } catch RepositoryError.notFound(let what) {
+            throw Failure.notFound(what)
+        }
+        try await audit(
+            known.tenant, "enrolment_code_created",
+            "for event \(event)" + (replacesDevice.map { ", replacing device \($0)" } ?? ""))
+        return EnrolmentCodeAnswer(code: code, expiresAt: expires)
+    }
+
+    /// The event's check-ins, then its check-in events, one JSON object a line.
+    public func exportLines(event: EventID) async throws -> [String] {
+        _ = try await existingEvent(event)
+        let encoder = APICoding.encoder()
+        var lines: [String] = []
+        for checkIn in try await repository.checkIns(event: event) {
+            lines.append(String(decoding: try encoder.encode(ExportLine(checkIn)), as: UTF8.self))
+        }
+        for record in try await repository.checkInEvents(event: event) {
+            lines.append(String(decoding: try encoder.encode(ExportLine(record)), as: UTF8.self))
+        }
+        return lines
+    }
+
+    /// The tenant's devices with their last reports.
+    public func devices(tenant: TenantID) async throws -> [Device] {
+        guard try await repository.tenant(tenant) != nil else { throw Failure.notFound("tenant \(tenant)") }
+        return try await repository.devices(tenant: tenant)
+    }
+
+    /// Revokes a device's token (a lost or stolen kiosk): its requests get `401` from now on. A code made
+    /// with `replacesDevice` enrols it again.
+    public func revokeDevice(_ id: String, tenant: TenantID) async throws {
+        do {
+            try await repository.revokeDevice(id, tenant: tenant, at: clock.now())
+        } catch RepositoryError.notFound {
+            throw Failure.notFound("device \(id) of tenant \(tenant)")
+        }
+        try await audit(tenant, "device_revoked", "device \(id)")
+    }
+
+    /// The audit log, latest first, one JSON object a line.
+    public func auditLines(tenant: TenantID?, limit: Int) async throws -> [String] {
+        let encoder = APICoding.encoder()
+        return try await repository.auditEntries(tenant: tenant, limit: limit).map { entry in
+            String(decoding: try encoder.encode(AuditLine(entry)), as: UTF8.self)
+        }
+    }
+
+    /// Makes a new admin token for the admin API, keeps its SHA-256 and returns the token (shown once).
+    public func newAdminToken() async throws -> String {
+        let token = Secrets.newAdminToken()
+        try await repository.setAdminTokenHash(Secrets.hash(token: token), at: clock.now())
+        try await repository.appendAudit(
+            AuditEntry(
+                at: clock.now(), tenant: nil, device: nil, action: "admin_token_created",
+                detail: "the previous admin token no longer works"))
+        return token
+    }
+
+    func existingEvent(_ id: EventID) async throws -> Event {
+        guard let event = try await repository.event(id) else { throw Failure.notFound("event \(id)") }
+        return event
+    }
+
+    func audit(_ tenant: TenantID, _ action: String, _ detail: String) async throws {
+        try await repository.appendAudit(
+            AuditEntry(at: clock.now(), tenant: tenant, device: nil, action: action, detail: detail))
+    }
+}
+
+/// One line of the export: `record` is `check_in` or `check_in_event`.
+struct ExportLine: Encodable {
+    var record: String
+    var eventId: UInt32
+    var guestId: String
+    var deviceId: String
+    var epoch: String
+    var sequence: Int64
+    var door: String
+    var scannedAt: Date
+    var correctedAt: Date
+    var receivedAt: Date
+    var arrived: Int
+    var kind: String?
+    var source: String?
+    var outcome: String?
+    var reason: String?
+    var reverts: ItemKey?
+
+    init(_ checkIn: CheckinCore.CheckIn) {
+        record = "check_in"
+        eventId = checkIn.event.rawValue
+        guestId = checkIn.guest.text
+        deviceId = checkIn.scanKey.deviceId
+        epoch = checkIn.scanKey.epoch
+        sequence = checkIn.scanKey.sequence
+        door = checkIn.door
+        scannedAt = checkIn.deviceTime
+        correctedAt = checkIn.correctedTime
+        receivedAt = checkIn.receivedAt
+        arrived = checkIn.arrived
+    }
+
+    init(_ record: CheckInEvent) {
+        self.record = "check_in_event"
+        eventId = record.event.rawValue
+        guestId = record.guest
+        deviceId = record.key.deviceId
+        epoch = record.key.epoch
+        sequence = record.key.sequence
+        door = record.door
+        scannedAt = record.deviceTime
+        correctedAt = record.correctedTime
+        receivedAt = record.receivedAt
+        arrived = record.arrived
+        kind = record.kind.rawValue
+        source = record.source
+        outcome = record.outcome.rawValue
+        reason = record.reason
+        reverts = record.reverts.map { ItemKey(deviceId: $0.deviceId, epoch: $0.epoch, sequence: $0.sequence) }
+    }
+}
+
+/// One line of `checkin-server audit`.
+struct AuditLine: Encodable {
+    var at: Date
+    var tenantId: UInt32?
+    var deviceId: String?
+    var action: String
+    var detail: String
+
+    init(_ entry: AuditEntry) {
+        at = entry.at
+        tenantId = entry.tenant?.rawValue
+        deviceId = entry.device
+        action = entry.action
+        detail = entry.detail
+    }
+}

@@ -1,0 +1,51 @@
+import CheckinAPI
+import CheckinCore
+import Hummingbird
+
+/// `POST /v1/enrolments/redeem`: a kiosk redeems a one-time code and gets its device token (shown once).
+struct EnrolmentController {
+    let repository: any CheckinRepository
+    let clock: any ServerClock
+
+    func addRoutes(to router: Router<ServerContext>) {
+        router.post("v1/enrolments/redeem", use: redeem)
+    }
+
+    @Sendable func redeem(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await request.decodeJSON(EnrolmentRequest.self, context: context)
+        guard (1...64).contains(body.door.count) else { throw APIFailure.badRequest("door must be 1 to 64 characters") }
+        let token = Secrets.newDeviceToken()
+        let now = clock.now()
+        let device: Device
+        do {
+            device = try await repository.redeemEnrolment(
+                Enrolling(
+                    codeHash: Secrets.hash(enrolmentCode: body.code), newDeviceId: Secrets.newDeviceId(),
+                    tokenHash: Secrets.hash(token: token), queueEpoch: Secrets.newQueueEpoch(), door: body.door,
+                    kioskVersion: body.kioskVersion), at: now)
+        } catch RepositoryError.notFound {
+            throw APIFailure.notFound
+        } catch RepositoryError.codeUsed {
+            throw APIFailure(
+                .gone,
+                APIError(
+                    code: "code_used", message: "this enrolment code was already used",
+                    hint: "ask the organizer for a new code"))
+        } catch RepositoryError.codeExpired {
+            throw APIFailure(
+                .gone,
+                APIError(
+                    code: "code_expired", message: "this enrolment code has expired",
+                    hint: "ask the organizer for a new code"))
+        }
+        try await repository.appendAudit(
+            AuditEntry(
+                at: now, tenant: device.tenant, device: device.id, action: "enrolled",
+                detail: "door '\(device.door)', kiosk \(device.kioskVersion)"))
+        let events = try await repository.events(tenant: device.tenant).map(EventInfo.init)
+        return try Response.json(
+            Enrolment(
+                deviceId: device.id, token: token, tenantId: device.tenant.rawValue, events: events,
+                queueEpoch: device.queueEpoch, serverTime: clock.now()))
+    }
+}

@@ -1,0 +1,31 @@
+import CheckinAPI
+import CheckinCore
+import Hummingbird
+
+/// `POST /v1/devices/heartbeat`: keeps the device's last report and last-seen time; answers the server's
+/// time and each event's minimum kiosk version.
+struct HeartbeatController {
+    let repository: any CheckinRepository
+    let clock: any ServerClock
+
+    static let minimumInterval: Double = 10
+
+    func addRoutes(to group: RouterGroup<ServerContext>) {
+        group.post("devices/heartbeat", use: heartbeat)
+    }
+
+    @Sendable func heartbeat(_ request: Request, context: ServerContext) async throws -> Response {
+        let device = try context.requireDevice()
+        let report = try await request.decodeJSON(Heartbeat.self, context: context)
+        let now = clock.now()
+        // Kept at most every 10 seconds: a kiosk reports with each sync too.
+        if device.lastSeenAt.map({ now.timeIntervalSince($0) >= Self.minimumInterval || now < $0 }) ?? true {
+            try await repository.recordHeartbeat(DeviceReport(report), device: device.id, at: now)
+        }
+        let events = try await repository.events(tenant: device.tenant).map {
+            HeartbeatAnswer.EventRequirement(
+                id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description)
+        }
+        return try Response.json(HeartbeatAnswer(serverTime: clock.now(), events: events))
+    }
+}

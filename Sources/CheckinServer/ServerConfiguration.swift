@@ -1,0 +1,24 @@
+/// How the server listens.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// PEM certificate chain and private key: when both are set the server speaks HTTPS only.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, tlsCertificatePath: String? = nil,
+        tlsKeyPath: String? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.tlsCertificatePath = tlsCertificatePath
+        self.tlsKeyPath = tlsKeyPath
+    }
+
+    /// A configuration that cannot work, said so that an operator can fix it.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,23 @@
+import CheckinCore
+import Hummingbird
+
+/// The request context: Hummingbird's core storage plus the device the token named, once authenticated.
+public struct ServerContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by `DeviceAuthenticator` on the device routes.
+    public var device: Device?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        device = nil
+    }
+
+    /// Uploads are at most 50 items, imports a CSV of a large event.
+    public var maxUploadSize: Int { 32 * 1024 * 1024 }
+
+    /// The authenticated device; the authenticator runs before every handler that asks.
+    func requireDevice() throws -> Device {
+        guard let device else { throw APIFailure.unauthorized }
+        return device
+    }
+}

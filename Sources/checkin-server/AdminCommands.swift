@@ -1,0 +1,184 @@
+import ArgumentParser
+import CheckinAPI
+import CheckinCore
+import CheckinSQLite
+import CheckinServer
+import Foundation
+import KioskCore
+
+/// Opens the database and runs an admin operation; its failures become one clear line and exit status 1.
+func withAdmin<T>(_ options: DatabaseOption, _ body: (CheckinAdmin) async throws -> T) async throws -> T {
+    let repository: SQLiteCheckinRepository
+    do {
+        repository = try SQLiteCheckinRepository(path: options.database)
+    } catch {
+        throw ValidationError("cannot open the database \(options.database): \(error)")
+    }
+    do {
+        return try await body(CheckinAdmin(repository: repository))
+    } catch let failure as CheckinAdmin.Failure {
+        note("checkin-server: \(failure)")
+        throw ExitCode.failure
+    }
+}
+
+/// A sentence for people, on standard error (standard output carries the value).
+func note(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+func parseTime(_ text: String, _ name: String) throws -> Date {
+    guard let date = APITime.date(text) else {
+        throw ValidationError("\(name) '\(text)' is not an RFC 3339 time such as 2026-12-01T18:00:00Z")
+    }
+    return date
+}
+
+struct AdminToken: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin-token", abstract: "Make a new admin token for /v1/admin (the previous one stops working).")
+    @OptionGroup var options: DatabaseOption
+
+    func run() async throws {
+        let token = try await withAdmin(options) { try await $0.newAdminToken() }
+        print(token)
+        note(
+            "admin token made; it is shown only now (the server keeps its SHA-256). Send it as 'Authorization: Bearer <token>'."
+        )
+    }
+}
+
+struct CreateTenant: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-tenant", abstract: "Create a tenant (an organizer account); prints its id.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The organizer's name.") var name: String
+
+    func run() async throws {
+        let tenant = try await withAdmin(options) { try await $0.createTenant(name: name) }
+        print(tenant.id)
+        note("created tenant \(tenant.id) (\(tenant.name))")
+    }
+}
+
+struct CreateEvent: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-event", abstract: "Create an event of a tenant; prints its id.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The tenant's id.") var tenant: UInt32
+    @Option(help: "The event's name.") var name: String
+    @Option(help: "Start, RFC 3339 (2026-12-01T18:00:00Z).") var starts: String
+    @Option(help: "End, RFC 3339.") var ends: String
+    @Option var venue: String?
+    @Option(name: .customLong("ops-contact"), help: "Who door staff call.") var opsContact: String?
+    @Option(name: .customLong("grace-minutes"), help: "Minutes after the end that scans are still taken.")
+    var graceMinutes = 60
+    @Option(name: .customLong("minimum-kiosk-version"), help: "Older kiosks get 'update required'.")
+    var minimumKioskVersion: String?
+
+    func run() async throws {
+        let input = EventInput(
+            name: name, venue: venue, opsContact: opsContact, startsAt: try parseTime(starts, "--starts"),
+            endsAt: try parseTime(ends, "--ends"), graceMinutes: graceMinutes, minimumKioskVersion: minimumKioskVersion)
+        let event = try await withAdmin(options) { try await $0.createEvent(input, tenant: TenantID(tenant)) }
+        print(event.id)
+        note("created event \(event.id) (\(event.name)) of tenant \(event.tenant)")
+    }
+}
+
+struct ImportGuests: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-guests",
+        abstract: "Import guests from CSV (RFC 4180); a bad line is reported with its number and nothing is imported.",
+        discussion:
+            "Columns: name (required), guest_id, email, phone, party_size, access_type, notes, arrival_alert, status.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id.") var event: UInt32
+    @Option(help: "The CSV file.") var csv: String
+
+    func run() async throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: csv, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot read \(csv) as UTF-8 text: \(error.localizedDescription)")
+        }
+        let added = try await withAdmin(options) { try await $0.importGuests(csv: text, event: EventID(event)) }
+        print(added.count)
+        note("imported \(added.count) guests from \(csv) into event \(event)")
+    }
+}
+
+struct AddGuest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-guest", abstract: "Add one guest (a walk-in); prints the confirmation code.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id.") var event: UInt32
+    @Option var name: String
+    @Option var email: String?
+    @Option var phone: String?
+    @Option(name: .customLong("party-size")) var partySize = 1
+    @Option(name: .customLong("access-type")) var accessType: String?
+    @Option(help: "The check-in note shown at the door.") var note: String?
+    @Option(name: .customLong("arrival-alert")) var arrivalAlert: String?
+
+    func run() async throws {
+        let input = GuestInput(
+            name: name, email: email, phone: phone, partySize: partySize, accessType: accessType,
+            checkInNote: note, arrivalAlert: arrivalAlert)
+        let guest = try await withAdmin(options) { try await $0.addGuest(input, event: EventID(event)) }
+        print(guest.id.text)
+        CheckinServerCommand.note("added \(guest.name) to event \(event); confirmation code \(guest.id.displayCode)")
+    }
+}
+
+extension CheckinServerCommand {
+    static func note(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+}
+
+struct CancelGuest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel-guest", abstract: "Cancel a guest; kiosks learn it with their next delta.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id.") var event: UInt32
+    @Option(help: "The guest's confirmation code (dashes optional).") var guest: String
+
+    func run() async throws {
+        let cancelled = try await withAdmin(options) { try await $0.cancelGuest(guest, event: EventID(event)) }
+        print(cancelled.id.text)
+        note("cancelled \(cancelled.name) (\(cancelled.id.displayCode)) in event \(event)")
+    }
+}
+
+struct EnrolmentCode: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enrolment-code",
+        abstract: "Make a one-time enrolment code for a kiosk (valid 24 hours); printed once.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id (the kiosk gets its tenant's events).") var event: UInt32
+    @Option(name: .customLong("replaces-device"), help: "Re-enrol this device (a replaced kiosk).") var replacesDevice:
+        String?
+
+    func run() async throws {
+        let answer = try await withAdmin(options) {
+            try await $0.createEnrolmentCode(event: EventID(event), replacesDevice: replacesDevice)
+        }
+        print(answer.code)
+        note(
+            "one-time enrolment code, valid until \(APITime.text(answer.expiresAt)); it is shown only now. On the kiosk: kioskctl enroll --server URL --code \(answer.code)"
+        )
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the event's check-ins and check-in events as JSON lines (record: check_in or check_in_event).")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id.") var event: UInt32
+
+    func run() async throws {
+        let lines = try await withAdmin(options) { try await $0.exportLines(event: EventID(event)) }
+        for line in lines { print(line) }
+        note("\(lines.count) lines")
+    }
+}

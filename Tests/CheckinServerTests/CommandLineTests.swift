@@ -1,0 +1,125 @@
+import CheckinCore
+import CheckinSQLite
+import Foundation
+import KioskCore
+import Testing
+
+/// The admin subcommands through the real `checkin-server` binary, on a database file.
+@Suite("checkin-server admin commands")
+struct CommandLineTests {
+    static let productsFolder: String = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("checkin-server").path)
+        {
+            url.deleteLastPathComponent()
+        }
+        return url.path
+    }()
+
+    /// Runs `checkin-server` with `arguments`; returns the exit status, standard output and standard error.
+    static func run(_ arguments: [String], in folder: String) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: productsFolder + "/checkin-server")
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test func anEventFromTheCommandLine() throws {
+        let folder = RepositoryFactory.temporaryFolder()
+        func ok(_ arguments: [String]) throws -> String {
+            let r = try Self.run(arguments, in: folder)
+            #expect(r.status == 0, "\(arguments): \(r.err)")
+            return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // No --database: checkin.db in the working folder.
+        let tenant = try ok(["create-tenant", "--name", "Acme"])
+        #expect(tenant == "1")
+        #expect(FileManager.default.fileExists(atPath: folder + "/checkin.db"))
+        let event = try ok([
+            "create-event", "--tenant", tenant, "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
+            "--ends", "2026-12-01T23:00:00Z", "--venue", "Hall", "--minimum-kiosk-version", "1.2.0",
+        ])
+        #expect(event == "1")
+
+        // A bad line: its number is reported and nothing is imported.
+        try "guest_id,name,email,party_size\nNOU3WYMHOVZQ4Q2T,Ada,ada@example.org,1\nHHQ5P4QJWF4W4XCA,Bob,,lots\n"
+            .write(toFile: folder + "/bad.csv", atomically: true, encoding: .utf8)
+        let bad = try Self.run(["import-guests", "--event", event, "--csv", "bad.csv"], in: folder)
+        #expect(bad.status != 0)
+        #expect(bad.err.contains("line 3"))
+        #expect(bad.err.contains("nothing imported"))
+        #expect(bad.out.isEmpty)
+
+        try "guest_id,name,email,party_size\nNOU3WYMHOVZQ4Q2T,Ada,ada@example.org,1\nHHQ5P4QJWF4W4XCA,\"Bob, Jr.\",,3\n"
+            .write(toFile: folder + "/good.csv", atomically: true, encoding: .utf8)
+        #expect(try ok(["import-guests", "--event", event, "--csv", "good.csv"]) == "2")
+        let walkIn = try ok(["add-guest", "--event", event, "--name", "Walk In", "--party-size", "2"])
+        #expect(walkIn.count == 16)
+        #expect(try ok(["cancel-guest", "--event", event, "--guest", "NOU3-WYMH-OVZQ-4Q2T"]) == "NOU3WYMHOVZQ4Q2T")
+        let missing = try Self.run(["cancel-guest", "--event", event, "--guest", "AAAAAAAAAAAAAAAA"], in: folder)
+        #expect(missing.status != 0)
+        #expect(missing.err.contains("does not exist"))
+
+        let code = try ok(["enrolment-code", "--event", event])
+        #expect(code.count == 19)
+        let token = try ok(["admin-token"])
+        #expect(token.hasPrefix("kadm_"))
+
+        // Nothing checked in yet: an empty export; then nothing of the token or code in the database file.
+        #expect(try ok(["export", "--event", event]).isEmpty)
+        let bytes =
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
+            + ((try? Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db-wal"))) ?? Data())
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains(token))
+        #expect(!text.contains(code.replacingOccurrences(of: "-", with: "")))
+        #expect(!text.contains(code))
+    }
+
+    @Test func exportPrintsCheckInsAndCheckInEventsAsJSONLines() async throws {
+        let folder = RepositoryFactory.temporaryFolder()
+        let path = folder + "/server.db"
+        let h = try Harness(RepositoryFactory(name: "file") { try SQLiteCheckinRepository(path: path) })
+        let (_, event, guests) = try await h.event()
+        let north = try await h.enrolDirectly(event: event, door: "North")
+        let south = try await h.enrolDirectly(event: event, door: "South")
+        let t = h.clock.now()
+        func scan(_ device: Device, _ seq: Int64, _ guest: Guest, _ at: Date) -> Scan {
+            Scan(
+                key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: seq), guest: guest.id,
+                kind: .checkIn,
+                deviceTime: at, clockOffsetMs: 0, arrived: 1, door: device.door, source: "camera")
+        }
+        _ = try await h.repository.apply(
+            scan(south, 1, guests[0], t.addingTimeInterval(60)), event: event.id, device: south, receivedAt: t)
+        _ = try await h.repository.apply(scan(north, 1, guests[0], t), event: event.id, device: north, receivedAt: t)
+        _ = try await h.repository.apply(
+            scan(north, 2, guests[1], t.addingTimeInterval(1)), event: event.id, device: north, receivedAt: t)
+
+        let r = try Self.run(["export", "--database", path, "--event", "\(event.id)"], in: folder)
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(
+            objects.map { $0["record"] as? String } == [
+                "check_in", "check_in", "check_in_event", "check_in_event", "check_in_event",
+            ])
+        #expect(objects[0]["door"] as? String == "North")
+        #expect(objects[0]["guestId"] as? String == guests[0].id.text)
+        #expect(objects[2]["outcome"] as? String == "applied")
+        #expect(objects[3]["outcome"] as? String == "applied")
+        #expect(objects[0]["correctedAt"] as? String == "2026-12-01T17:00:00.000Z")
+    }
+}

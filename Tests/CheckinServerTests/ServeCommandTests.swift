@@ -1,0 +1,100 @@
+import CheckinAPI
+import CheckinServer
+import Foundation
+import Testing
+
+/// `checkin-server serve` as a real process speaking HTTPS with a certificate from a CA made on the spot;
+/// curl verifies it against that CA, as the kiosk will.
+@Suite("checkin-server serve")
+struct ServeCommandTests {
+    static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        p.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs openssl and curl"))
+    func servesHTTPSWithTheConfiguredCertificate() async throws {
+        let folder = RepositoryFactory.temporaryFolder()
+        let ca = try Self.shell(
+            """
+            set -e
+            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj /CN=localhost
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext
+            """, in: folder)
+        try #require(ca.status == 0, "\(ca.out)")
+        _ = try CommandLineTests.run(["create-tenant", "--name", "Acme"], in: folder)
+        _ = try CommandLineTests.run(
+            [
+                "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
+                "--ends", "2036-12-01T23:00:00Z",
+            ], in: folder)
+        let code = try CommandLineTests.run(["enrolment-code", "--event", "1"], in: folder).out
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let port = Int.random(in: 20_000..<40_000)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: CommandLineTests.productsFolder + "/checkin-server")
+        server.arguments = ["serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key"]
+        server.currentDirectoryURL = URL(fileURLWithPath: folder)
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let body = #"{"code":"\#(code)","door":"North","kioskVersion":"1.0.0"}"#
+        var answer = ""
+        for _ in 0..<100 {  // up to 10 s for the server to listen
+            let r = try Self.shell(
+                """
+                curl -sS --cacert ca.pem -H 'Content-Type: application/json' -d '\(body)' https://localhost:\(port)/v1/enrolments/redeem
+                """, in: folder)
+            if r.status == 0 {
+                answer = r.out
+                break
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(answer.contains("\"token\":\"kt_"), "\(answer)")
+        // The database keeps the token's SHA-256, never the token.
+        let token = try APICoding.decoder().decode(Enrolment.self, from: Data(answer.utf8)).token
+        let bytes =
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
+            + ((try? Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db-wal"))) ?? Data())
+        let stored = String(decoding: bytes, as: UTF8.self)
+        #expect(!stored.contains(token))
+        #expect(stored.contains(Secrets.hash(token: token)))
+        // The organizer lists the kiosk, revokes it, and its next request is refused and audited.
+        let devices = try CommandLineTests.run(["devices", "--tenant", "1"], in: folder)
+        let deviceId = try APICoding.decoder().decode(Enrolment.self, from: Data(answer.utf8)).deviceId
+        #expect(devices.out.hasPrefix(deviceId + "\tNorth\t1.0.0\t"), "\(devices.out)")
+        #expect(
+            try CommandLineTests.run(["revoke-device", "--tenant", "1", "--device", deviceId], in: folder).status == 0)
+        let refused = try Self.shell(
+            "curl -sS --cacert ca.pem -H 'Authorization: Bearer \(token)' https://localhost:\(port)/v1/events/1",
+            in: folder)
+        #expect(refused.out.contains("\"code\":\"unauthorized\""), "\(refused.out)")
+        let audit = try CommandLineTests.run(["audit", "--tenant", "1"], in: folder).out
+        #expect(audit.contains("\"action\":\"revoked_token\""))
+        #expect(audit.contains("\"action\":\"device_revoked\""))
+        #expect(audit.contains("\"action\":\"enrolled\""))
+        // Plain HTTP is not served on the TLS port.
+        let plain = try Self.shell("curl -sS -m 5 http://localhost:\(port)/v1/events/1", in: folder)
+        #expect(!plain.out.contains("not_found") && !plain.out.contains("unauthorized"))
+    }
+}
