@@ -5,7 +5,8 @@ import Testing
 /// The kiosk running live (no --replay): frames from the configured source at its rate, keys from standard
 /// input, graceful stop on SIGTERM.
 @Suite struct LiveKioskTests {
-    @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() throws {
+    /// A folder with a kiosk.conf whose source replays one valid pass at 10 fps, and its imported roster.
+    static func liveDoor() throws -> String {
         let folder = Fixtures.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -20,6 +21,11 @@ import Testing
             "kioskctl",
             ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
+        return folder
+    }
+
+    @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() throws {
+        let folder = try Self.liveDoor()
         let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting)
         let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }
             .last!
@@ -52,20 +58,7 @@ import Testing
     /// watchdog too: the door loop answers the watchdog's ticks after the replay has ended. SIGTERM stops every
     /// service (the keyboard's thread included, its input still open) well within the shutdown limit.
     @Test func aReplayingKioskFeedsTheWatchdogAndStopsGracefully() throws {
-        let folder = Fixtures.temporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/frames/a.png")
-        let conf = try String(contentsOfFile: Fixtures.configPath, encoding: .utf8)
-            .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(folder)/kiosk.db")
-            .replacingOccurrences(of: "source = replay:test-images", with: "source = replay:\(folder)/frames")
-            .replacingOccurrences(of: "replay_fps = 0.2", with: "replay_fps = 10")
-            .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
-        try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let imported = try Fixtures.run(
-            "kioskctl",
-            ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
-        #expect(imported.0 == 0, "\(imported.2)")
+        let folder = try Self.liveDoor()
 
         let systemd = try NotifySocket()
         let p = Process()
