@@ -1,21 +1,17 @@
 import Foundation
 import GRDB
 
-// Record types, one per table; each names its columns (CodingKeys), so nothing is read by position.
+// Record types, one per table: their properties are the columns (camelCase for snake_case, see SnakeCaseRecord),
+// so nothing is read by position and no column name is spelled twice.
 
-struct TenantRow: Codable, FetchableRecord, PersistableRecord {
+struct TenantRow: SnakeCaseRecord {
     static let databaseTableName = "tenant"
     var id: Int64?
     var name: String
     var createdAt: Date
-
-    enum CodingKeys: String, CodingKey {
-        case id, name
-        case createdAt = "created_at"
-    }
 }
 
-struct EventRow: Codable, FetchableRecord, PersistableRecord {
+struct EventRow: SnakeCaseRecord {
     static let databaseTableName = "event"
     var id: Int64?
     var tenantId: Int64
@@ -27,22 +23,12 @@ struct EventRow: Codable, FetchableRecord, PersistableRecord {
     var graceMinutes: Int
     var minimumKioskVersion: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, venue
-        case tenantId = "tenant_id"
-        case opsContact = "ops_contact"
-        case startsAt = "starts_at"
-        case endsAt = "ends_at"
-        case graceMinutes = "grace_minutes"
-        case minimumKioskVersion = "minimum_kiosk_version"
-    }
-
     enum Columns {
-        static let tenantId = Column(CodingKeys.tenantId)
+        static let tenantId = Column("tenant_id")
     }
 }
 
-struct GuestRow: Codable, FetchableRecord, PersistableRecord {
+struct GuestRow: SnakeCaseRecord {
     static let databaseTableName = "guest"
     var eventId: Int64
     var id: String
@@ -58,25 +44,14 @@ struct GuestRow: Codable, FetchableRecord, PersistableRecord {
     var changeSeq: Int64
     var updatedAt: Date
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, email, phone, status, version
-        case eventId = "event_id"
-        case partySize = "party_size"
-        case accessType = "access_type"
-        case checkInNote = "check_in_note"
-        case arrivalAlert = "arrival_alert"
-        case changeSeq = "change_seq"
-        case updatedAt = "updated_at"
-    }
-
     enum Columns {
-        static let eventId = Column(CodingKeys.eventId)
-        static let id = Column(CodingKeys.id)
-        static let changeSeq = Column(CodingKeys.changeSeq)
+        static let eventId = Column("event_id")
+        static let id = Column("id")
+        static let changeSeq = Column("change_seq")
     }
 }
 
-struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
+struct DeviceRow: SnakeCaseRecord {
     static let databaseTableName = "device"
     var id: String
     var tenantId: Int64
@@ -97,33 +72,13 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
     var reportClockOffsetMs: Int64?
     var reportDeviceTime: Date?
 
-    enum CodingKeys: String, CodingKey {
-        case id, door
-        case tenantId = "tenant_id"
-        case kioskVersion = "kiosk_version"
-        case tokenHash = "token_hash"
-        case queueEpoch = "queue_epoch"
-        case enrolledAt = "enrolled_at"
-        case revokedAt = "revoked_at"
-        case lastSeenAt = "last_seen_at"
-        case reportDoor = "report_door"
-        case reportKioskVersion = "report_kiosk_version"
-        case reportPending = "report_pending"
-        case reportOldestPendingAt = "report_oldest_pending_at"
-        case reportRosterCursor = "report_roster_cursor"
-        case reportRosterFetchedAt = "report_roster_fetched_at"
-        case reportCamera = "report_camera"
-        case reportClockOffsetMs = "report_clock_offset_ms"
-        case reportDeviceTime = "report_device_time"
-    }
-
     enum Columns {
-        static let tenantId = Column(CodingKeys.tenantId)
-        static let tokenHash = Column(CodingKeys.tokenHash)
+        static let tenantId = Column("tenant_id")
+        static let tokenHash = Column("token_hash")
     }
 }
 
-struct EnrolmentCodeRow: Codable, FetchableRecord, PersistableRecord {
+struct EnrolmentCodeRow: SnakeCaseRecord {
     static let databaseTableName = "enrolment_code"
     var codeHash: String
     var tenantId: Int64
@@ -133,20 +88,9 @@ struct EnrolmentCodeRow: Codable, FetchableRecord, PersistableRecord {
     var expiresAt: Date
     var usedAt: Date?
     var deviceId: String?
-
-    enum CodingKeys: String, CodingKey {
-        case codeHash = "code_hash"
-        case tenantId = "tenant_id"
-        case eventId = "event_id"
-        case replacesDevice = "replaces_device"
-        case createdAt = "created_at"
-        case expiresAt = "expires_at"
-        case usedAt = "used_at"
-        case deviceId = "device_id"
-    }
 }
 
-struct CheckInRow: Codable, FetchableRecord, PersistableRecord {
+struct CheckInRow: SnakeCaseRecord {
     static let databaseTableName = "check_in"
     var eventId: Int64
     var guestId: String
@@ -159,23 +103,13 @@ struct CheckInRow: Codable, FetchableRecord, PersistableRecord {
     var receivedAt: Date
     var arrived: Int
 
-    enum CodingKeys: String, CodingKey {
-        case epoch, sequence, door, arrived
-        case eventId = "event_id"
-        case guestId = "guest_id"
-        case deviceId = "device_id"
-        case deviceTime = "device_time"
-        case correctedTime = "corrected_time"
-        case receivedAt = "received_at"
-    }
-
     enum Columns {
-        static let eventId = Column(CodingKeys.eventId)
-        static let guestId = Column(CodingKeys.guestId)
+        static let eventId = Column("event_id")
+        static let guestId = Column("guest_id")
     }
 }
 
-struct CheckInEventRow: Codable, FetchableRecord, PersistableRecord {
+struct CheckInEventRow: SnakeCaseRecord {
     static let databaseTableName = "check_in_event"
     var id: Int64?
     var eventId: Int64
@@ -198,29 +132,16 @@ struct CheckInEventRow: Codable, FetchableRecord, PersistableRecord {
     /// The answer the item got, as JSON: what a repeat of its key gets.
     var answer: String
 
-    enum CodingKeys: String, CodingKey {
-        case id, epoch, sequence, kind, door, source, arrived, outcome, reason, answer
-        case eventId = "event_id"
-        case guestId = "guest_id"
-        case deviceId = "device_id"
-        case deviceTime = "device_time"
-        case correctedTime = "corrected_time"
-        case receivedAt = "received_at"
-        case revertsDeviceId = "reverts_device_id"
-        case revertsEpoch = "reverts_epoch"
-        case revertsSequence = "reverts_sequence"
-    }
-
     enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let eventId = Column(CodingKeys.eventId)
-        static let deviceId = Column(CodingKeys.deviceId)
-        static let epoch = Column(CodingKeys.epoch)
-        static let sequence = Column(CodingKeys.sequence)
+        static let id = Column("id")
+        static let eventId = Column("event_id")
+        static let deviceId = Column("device_id")
+        static let epoch = Column("epoch")
+        static let sequence = Column("sequence")
     }
 }
 
-struct AuditRow: Codable, FetchableRecord, PersistableRecord {
+struct AuditRow: SnakeCaseRecord {
     static let databaseTableName = "audit"
     var id: Int64?
     var at: Date
@@ -229,26 +150,24 @@ struct AuditRow: Codable, FetchableRecord, PersistableRecord {
     var action: String
     var detail: String
 
-    enum CodingKeys: String, CodingKey {
-        case id, at, action, detail
-        case tenantId = "tenant_id"
-        case deviceId = "device_id"
-    }
-
     enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let tenantId = Column(CodingKeys.tenantId)
+        static let id = Column("id")
+        static let tenantId = Column("tenant_id")
     }
 }
 
-struct SettingRow: Codable, FetchableRecord, PersistableRecord {
+struct SettingRow: SnakeCaseRecord {
     static let databaseTableName = "setting"
     var name: String
     var value: String
     var updatedAt: Date
+}
 
-    enum CodingKeys: String, CodingKey {
-        case name, value
-        case updatedAt = "updated_at"
-    }
+/// A row whose Swift properties are the table's columns in camelCase (`eventId` is `event_id`): GRDB converts
+/// the names, so no record spells its columns twice.
+protocol SnakeCaseRecord: Codable, FetchableRecord, PersistableRecord {}
+
+extension SnakeCaseRecord {
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
 }
