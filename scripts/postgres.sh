@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL for the tests: installs Debian's postgresql if missing, makes a cluster in .build/pg
+# (owned by the postgres user when run as root: initdb refuses root), starts it on 127.0.0.1 at port
+# ${CHECKIN_TEST_POSTGRES_PORT:-54329}, makes the user and database "checkin", and writes the connection URL to
+# .build/pg/url (the tests read CHECKIN_TEST_POSTGRES_URL, else that file). Idempotent: a running server is
+# reused. Source it to get CHECKIN_TEST_POSTGRES_URL exported; run it to see the URL.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+port="${CHECKIN_TEST_POSTGRES_PORT:-54329}"
+dir="$root/.build/pg"
+data="$dir/data"
+password="checkin-test"
+url="postgres://checkin:$password@127.0.0.1:$port/checkin"
+sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "installing: postgresql" >&2
+  $sudo apt-get update -qq
+  # The package's own cluster is not needed (ours lives in .build/pg): do not start services on install.
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+  $sudo chmod +x /usr/sbin/policy-rc.d
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+  $sudo rm -f /usr/sbin/policy-rc.d
+fi
+bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
+
+# Run a PostgreSQL program as the cluster's owner.
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+mkdir -p "$dir"
+if [ "$(id -u)" = 0 ]; then
+  chown postgres:postgres "$dir"
+  # The postgres user must be able to reach .build/pg through the folders above it.
+  p="$dir"
+  while [ "$p" != "/" ]; do p="$(dirname "$p")"; chmod o+x "$p" 2>/dev/null || true; done
+fi
+if [ ! -f "$data/PG_VERSION" ]; then
+  as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log"
+  cat >>"$data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$dir'
+max_connections = 300
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+CONF
+  # Password login over TCP; trust on the socket in .build/pg (for this script).
+  cat >"$data/pg_hba.conf" <<HBA
+local all all trust
+host all all 127.0.0.1/32 scram-sha-256
+HBA
+fi
+if ! as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+  as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 start >/dev/null
+fi
+psql=("$bin/psql" -h "$dir" -p "$port" -U postgres -v ON_ERROR_STOP=1 -qAt)
+if [ "$(as_owner "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_roles WHERE rolname = 'checkin'")" != 1 ]; then
+  # CREATEDB: each test makes its own database.
+  as_owner "${psql[@]}" -d postgres -c "CREATE ROLE checkin LOGIN CREATEDB PASSWORD '$password'"
+fi
+if [ "$(as_owner "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_database WHERE datname = 'checkin'")" != 1 ]; then
+  as_owner "${psql[@]}" -d postgres -c "CREATE DATABASE checkin OWNER checkin"
+fi
+echo "$url" >"$dir/url"
+export CHECKIN_TEST_POSTGRES_URL="$url"
+echo "PostgreSQL for the tests: $url" >&2
