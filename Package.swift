@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.4.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
@@ -89,6 +90,13 @@ let package = Package(
             dependencies: ["CheckinCore", "KioskCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
+            name: "CheckinPostgres",
+            dependencies: [
+                "CheckinCore", "KioskCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "CheckinServer",
             dependencies: [
                 "CheckinAPI", "CheckinCore", "KioskCore", "KioskCrypto",
@@ -125,7 +133,8 @@ let package = Package(
         .executableTarget(
             name: "checkin-server",
             dependencies: [
-                "CheckinServer", "CheckinSQLite", "CheckinCore", "CheckinAPI", "KioskCore",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "KioskCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -153,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [
-                "CheckinServer", "CheckinSQLite", "CheckinCore", "CheckinAPI", "KioskCore",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "KioskCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,19 +1,41 @@
 import ArgumentParser
 import CheckinAPI
 import CheckinCore
+import CheckinPostgres
 import CheckinSQLite
 import CheckinServer
 import Foundation
 import KioskCore
+import PostgresNIO
 
 /// Opens the database and runs an admin operation; its failures become one clear line and exit status 1.
-func withAdmin<T>(_ options: DatabaseOption, _ body: (CheckinAdmin) async throws -> T) async throws -> T {
+func withAdmin<T: Sendable>(_ options: DatabaseOption, _ body: (CheckinAdmin) async throws -> T) async throws -> T {
+    if let url = options.postgres {
+        // The client runs beside the command, and stops when it is done.
+        let client = PostgresClient(configuration: PostgresClient.Configuration(url: url)!)
+        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            let repository = PostgresCheckinRepository(client: client)
+            do {
+                try await repository.migrate()
+            } catch {
+                throw ValidationError(
+                    "cannot open the database \(options.storeDescription): \(String(reflecting: error))")
+            }
+            return try await withAdmin(repository, body)
+        }
+    }
     let repository: SQLiteCheckinRepository
     do {
         repository = try SQLiteCheckinRepository(path: options.database)
     } catch {
         throw ValidationError("cannot open the database \(options.database): \(error)")
     }
+    return try await withAdmin(repository, body)
+}
+
+func withAdmin<T>(_ repository: any CheckinRepository, _ body: (CheckinAdmin) async throws -> T) async throws -> T {
     do {
         return try await body(CheckinAdmin(repository: repository))
     } catch let failure as CheckinAdmin.Failure {

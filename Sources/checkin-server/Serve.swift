@@ -1,8 +1,10 @@
 import ArgumentParser
+import CheckinPostgres
 import CheckinSQLite
 import CheckinServer
 import Hummingbird
 import Logging
+import PostgresNIO
 import ServiceLifecycle
 
 struct Serve: AsyncParsableCommand {
@@ -25,16 +27,39 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "checkin-server")
         logger.logLevel = .info
-        let repository = try SQLiteCheckinRepository(path: options.database)
-        // A certificate or key that cannot be read stops the server here, with the file's name.
-        let app = try buildApplication(
-            configuration: ServerConfiguration(
-                host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey),
-            repository: repository, logger: logger)
-        logger.info("serving \(options.database) on \(tlsCertificate == nil ? "http" : "https")://\(host):\(port)")
+        let configuration = ServerConfiguration(
+            host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey)
+        let services: [any Service]
+        if let url = options.postgres {
+            // The client is a service beside the HTTP server; the schema is brought up to date before the
+            // server listens (under an advisory lock: several servers may start at once).
+            let client = PostgresClient(
+                configuration: PostgresClient.Configuration(url: url)!, backgroundLogger: logger)
+            let repository = PostgresCheckinRepository(client: client, logger: logger)
+            let app = try buildApplication(configuration: configuration, repository: repository, logger: logger)
+            services = [client, MigrateThenServe(repository: repository, app: app)]
+        } else {
+            let repository = try SQLiteCheckinRepository(path: options.database)
+            // A certificate or key that cannot be read stops the server here, with the file's name.
+            services = [try buildApplication(configuration: configuration, repository: repository, logger: logger)]
+        }
+        logger.info(
+            "serving \(options.storeDescription) on \(tlsCertificate == nil ? "http" : "https")://\(host):\(port)")
         let group = ServiceGroup(
             configuration: .init(
-                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+}
+
+/// Runs the migrations, then the HTTP server (the PostgreSQL client must be running: it is the group's other
+/// service).
+struct MigrateThenServe<App: ApplicationProtocol>: Service {
+    let repository: PostgresCheckinRepository
+    let app: App
+
+    func run() async throws {
+        try await repository.migrate()
+        try await app.run()
     }
 }

@@ -90,7 +90,7 @@ struct CommandLineTests {
     @Test func exportPrintsCheckInsAndCheckInEventsAsJSONLines() async throws {
         let folder = RepositoryFactory.temporaryFolder()
         let path = folder + "/server.db"
-        let h = try Harness(RepositoryFactory(name: "file") { try SQLiteCheckinRepository(path: path) })
+        let h = try await Harness(RepositoryFactory(name: "file") { try SQLiteCheckinRepository(path: path) })
         let (_, event, guests) = try await h.event()
         let north = try await h.enrolDirectly(event: event, door: "North")
         let south = try await h.enrolDirectly(event: event, door: "South")
@@ -121,5 +121,33 @@ struct CommandLineTests {
         #expect(objects[2]["outcome"] as? String == "applied")
         #expect(objects[3]["outcome"] as? String == "applied")
         #expect(objects[0]["correctedAt"] as? String == "2026-12-01T17:00:00.000Z")
+    }
+}
+
+/// The admin subcommands on PostgreSQL (`--postgres URL`).
+@Suite("checkin-server admin commands on PostgreSQL")
+struct PostgresCommandLineTests {
+    /// Three processes start on an empty database at once: the migrations run once (advisory lock), and
+    /// each makes its tenant.
+    @Test func processesStartingTogetherMigrateOnce() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let folder = RepositoryFactory.temporaryFolder()
+        let results = try await withThrowingTaskGroup(of: (Int32, String, String).self) { group in
+            for i in 0..<3 {
+                group.addTask {
+                    try CommandLineTests.run(
+                        ["create-tenant", "--name", "T\(i)", "--postgres", database.url], in: folder)
+                }
+            }
+            var all: [(Int32, String, String)] = []
+            for try await r in group { all.append(r) }
+            return all
+        }
+        for r in results { #expect(r.0 == 0, "\(r.2)") }
+        #expect(Set(results.map { $0.1.trimmingCharacters(in: .whitespacesAndNewlines) }) == ["1", "2", "3"])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/checkin.db"))
+        let bad = try CommandLineTests.run(["create-tenant", "--name", "X", "--postgres", "mysql://x"], in: folder)
+        #expect(bad.0 != 0)
+        #expect(bad.2.contains("--postgres"))
     }
 }

@@ -14,8 +14,8 @@ struct Harness {
     let admin: CheckinAdmin
     static let start = APITime.date("2026-12-01T17:00:00.000Z")!
 
-    init(_ factory: RepositoryFactory) throws {
-        repository = try factory.make()
+    init(_ factory: RepositoryFactory) async throws {
+        repository = try await factory.make()
         clock = ManualServerClock(Self.start)
         admin = CheckinAdmin(repository: repository, clock: clock)
     }

@@ -10,7 +10,7 @@ import Testing
 @Suite("Live server")
 struct LiveServerTests {
     @Test func aKioskSessionOverLoopback() async throws {
-        let h = try Harness(.sqliteFile)
+        let h = try await Harness(.sqliteFile)
         let (_, event, guests) = try await h.event(guests: 600)
         try await h.app().test(.live) { client in
             let device = try await client.enrol(h, event: event.id)

@@ -4,11 +4,11 @@ import Foundation
 import Testing
 
 /// Makes an empty repository. The repository and route tests take one as their argument, so the same test
-/// bodies run on every implementation: SQLite in memory and on a file now, PostgreSQL when it lands (add
-/// its factory to `all`).
+/// bodies run on every implementation: SQLite in memory and on a file, and PostgreSQL (a fresh database of
+/// the server that scripts/postgres.sh starts).
 struct RepositoryFactory: Sendable, CustomTestStringConvertible {
     let name: String
-    let make: @Sendable () throws -> any CheckinRepository
+    let make: @Sendable () async throws -> any CheckinRepository
 
     var testDescription: String { name }
 
@@ -16,8 +16,11 @@ struct RepositoryFactory: Sendable, CustomTestStringConvertible {
     static let sqliteFile = RepositoryFactory(name: "SQLite file (DatabasePool)") {
         try SQLiteCheckinRepository(path: temporaryFolder() + "/checkin.db")
     }
+    static let postgres = RepositoryFactory(name: "PostgreSQL") {
+        try await PostgresTestDatabase.make().repository()
+    }
 
-    static let all: [RepositoryFactory] = [sqliteInMemory, sqliteFile]
+    static let all: [RepositoryFactory] = [sqliteInMemory, sqliteFile, postgres]
 
     static func temporaryFolder() -> String {
         let path = NSTemporaryDirectory() + "checkin-test-" + UUID().uuidString

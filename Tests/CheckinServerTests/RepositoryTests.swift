@@ -8,7 +8,7 @@ import Testing
 struct RepositoryTests {
     @Test(arguments: RepositoryFactory.all)
     func firstDownloadInPagesResumesFromAPageCursor(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event(guests: 1_200)
         let first = try await h.repository.rosterPage(event: event.id, page: nil, limit: 500)
         #expect(first.guests.count == 500)
@@ -29,7 +29,7 @@ struct RepositoryTests {
 
     @Test(arguments: RepositoryFactory.all)
     func deltaCarriesTombstonesWalkInsAndCheckIns(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event(guests: 10)
         let cursor = try await h.repository.rosterPage(event: event.id, page: nil, limit: 500).changeCursor
         let none = try await h.repository.rosterChanges(event: event.id, since: cursor, limit: 500)
@@ -66,7 +66,7 @@ struct RepositoryTests {
 
     @Test(arguments: RepositoryFactory.all)
     func aKeyIsAppliedOnceAndAnsweredAlike(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event()
         let device = try await h.enrolDirectly(event: event)
         let scan = Scan(
@@ -83,7 +83,7 @@ struct RepositoryTests {
 
     @Test(arguments: RepositoryFactory.all)
     func enrolmentCodesAreOneUse(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (tenant, event, _) = try await h.event()
         let code = EnrolmentCode(
             codeHash: "h1", tenant: tenant.id, event: event.id, createdAt: h.clock.now(),
@@ -107,7 +107,7 @@ struct RepositoryTests {
 
     @Test(arguments: RepositoryFactory.all)
     func importIsAllOrNothing(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event(guests: 2)
         await #expect(throws: RepositoryError.duplicateGuest(guests[1].id.text)) {
             try await h.repository.addGuests(
@@ -141,7 +141,7 @@ struct RepositoryMoreTests {
     /// cursor never skips a change that commits late; on PostgreSQL this is the transaction-horizon rule).
     @Test(arguments: RepositoryFactory.all)
     func deltasNeverSkipAChangeWhileWritersRunAtOnce(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event(guests: 160)
         var devices: [Device] = []
         for door in ["A", "B", "C", "D"] { devices.append(try await h.enrolDirectly(event: event, door: door)) }
@@ -185,7 +185,7 @@ struct RepositoryMoreTests {
 
     @Test(arguments: RepositoryFactory.all)
     func reEnrolmentKeepsTheDeviceAndRevokesItsOldToken(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (tenant, event, _) = try await h.event()
         let device = try await h.enrolDirectly(event: event)
         let listed = try #require(try await h.repository.devices(tenant: tenant.id).first?.id)
@@ -216,7 +216,7 @@ struct RepositoryMoreTests {
 
     @Test(arguments: RepositoryFactory.all)
     func aCheckInAfterTheEventClosesIsRejected(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event()
         let device = try await h.enrolDirectly(event: event)
         func scan(_ seq: Int64, _ at: Date) -> Scan {

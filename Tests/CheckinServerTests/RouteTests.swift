@@ -12,7 +12,7 @@ import Testing
 struct RouteTests {
     @Test(arguments: RepositoryFactory.all)
     func enrolmentCodeIsOneUseAndExpires(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (tenant, event, _) = try await h.event()
         try await h.app().test(.router) { client in
             let code = try await h.admin.createEnrolmentCode(event: event.id).code
@@ -57,7 +57,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func badOrRevokedTokenIs401(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (tenant, event, _) = try await h.event()
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
@@ -84,7 +84,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func anotherTenantsEventAnswersLikeNothingAndIsAudited(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (tenantA, eventA, guestsA) = try await h.event(tenantName: "A")
         let (_, eventB, _) = try await h.event(tenantName: "B")
         try await h.app().test(.router) { client in
@@ -118,7 +118,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func firstDownloadOf1200GuestsInPagesOf500ResumesFromAPageCursor(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, _) = try await h.event(guests: 1_200)
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
@@ -150,7 +150,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func deltaAfterCancelAndWalkIn(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event(guests: 5)
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
@@ -169,7 +169,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func sameBatchTwiceGivesTheSameOutcomesAndOneCheckIn(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event()
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
@@ -200,7 +200,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func twoDoorsTheEarliestCorrectedScanWinsEvenIfItArrivesSecond(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event()
         try await h.app().test(.router) { client in
             let north = try await client.enrol(h, event: event.id, door: "North")
@@ -237,7 +237,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func clockOffsetCorrectsScanTimesAndKeepsTheDevicesOwn(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event()
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
@@ -270,7 +270,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func revertUndoesTheCheckInAndReconfirmNeverMakesASecond(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event()
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
@@ -316,7 +316,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func versionGate426OnTheRosterButUploadsAreAccepted(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let (_, event, guests) = try await h.event(minimumKioskVersion: "1.2.0")
         try await h.app().test(.router) { client in
             let device = try await client.enrol(h, event: event.id)  // says Kiosk-Version 1.0.0
@@ -348,7 +348,7 @@ struct RouteTests {
 
     @Test(arguments: RepositoryFactory.all)
     func adminAPINeedsTheAdminTokenAndImportsAllOrNothing(_ factory: RepositoryFactory) async throws {
-        let h = try Harness(factory)
+        let h = try await Harness(factory)
         let token = try await h.admin.newAdminToken()
         let auth: HTTPFields = [.authorization: "Bearer \(token)"]
         try await h.app().test(.router) { client in

@@ -1,0 +1,69 @@
+import CheckinCore
+import CheckinPostgres
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+/// A fresh, empty database on the test server (scripts/postgres.sh), one per test, so tests never see each
+/// other's rows. Its clients run in tasks for the rest of the test process.
+struct PostgresTestDatabase: Sendable {
+    let configuration: PostgresClient.Configuration
+    /// The database's URL, for `checkin-server --postgres`.
+    let url: String
+
+    struct NoServer: Error, CustomStringConvertible {
+        var description: String {
+            "no PostgreSQL for the tests: run scripts/postgres.sh first (it starts one on 127.0.0.1 and writes "
+                + "its URL to .build/pg/url), or set CHECKIN_TEST_POSTGRES_URL"
+        }
+    }
+
+    /// The URL from CHECKIN_TEST_POSTGRES_URL, else from .build/pg/url in the package.
+    static func url() throws -> String {
+        if let url = ProcessInfo.processInfo.environment["CHECKIN_TEST_POSTGRES_URL"], !url.isEmpty { return url }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = root.appendingPathComponent(".build/pg/url")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw NoServer() }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The client on the URL's own database, which makes the per-test databases.
+    static let admin: Result<PostgresClient, NoServer> = {
+        guard let url = try? url(), var configuration = PostgresClient.Configuration(url: url) else {
+            return .failure(NoServer())
+        }
+        configuration.options.maximumConnections = 4
+        let client = PostgresClient(configuration: configuration)
+        Task { await client.run() }
+        return .success(client)
+    }()
+
+    static func make() async throws -> PostgresTestDatabase {
+        let admin = try admin.get()
+        var configuration = PostgresClient.Configuration(url: try url())!
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        // CREATE DATABASE takes no parameters; the name is made here, of [a-z0-9_] only.
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        configuration.database = name
+        configuration.options.maximumConnections = 12
+        var components = URLComponents(string: try url())!
+        components.path = "/" + name
+        return PostgresTestDatabase(configuration: configuration, url: components.string!)
+    }
+
+    /// A running client on this database (one "server process").
+    func client() -> PostgresClient {
+        let client = PostgresClient(configuration: configuration)
+        Task { await client.run() }
+        return client
+    }
+
+    /// A repository on its own client, migrated.
+    func repository() async throws -> PostgresCheckinRepository {
+        let repository = PostgresCheckinRepository(client: client())
+        try await repository.migrate()
+        return repository
+    }
+}
