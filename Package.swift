@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.0.0"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
@@ -63,12 +66,27 @@ let package = Package(
             name: "KioskFramebuffer",
             dependencies: ["KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
 
+        // The kiosk's sync with the check-in server: the API client (AsyncHTTPClient, TLS against the
+        // configured CA), the queue uploader and the sync worker service.
+        .target(
+            name: "KioskSync",
+            dependencies: [
+                "KioskCore", "KioskStore", "CheckinAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // Composition: builds a door from a configuration; shared by the executables and the tests.
         .target(
             name: "KioskRuntime",
             dependencies: [
                 "KioskCore", "KioskSystem", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
-                "KioskDisplay", "KioskCapture", "KioskFramebuffer",
+                "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -118,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "kioskctl",
             dependencies: [
-                "KioskRuntime", "KioskTesting",
+                "KioskRuntime", "KioskTesting", "KioskSync", "KioskStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -159,6 +177,9 @@ let package = Package(
         .testTarget(
             name: "KioskRuntimeTests",
             dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "KioskSyncTests",
+            dependencies: ["KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting"]),
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [

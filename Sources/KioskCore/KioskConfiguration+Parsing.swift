@@ -157,6 +157,20 @@ extension KioskConfiguration {
                     throw fail("'log_level' must be one of \(levels.joined(separator: ", ")), found '\(value)'")
                 }
                 c.logLevel = value.lowercased()
+            case "server":
+                let lower = value.lowercased()
+                guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), value.count > 8,
+                    !value.contains(" ")
+                else {
+                    throw fail(
+                        "'server' must be the check-in server's URL such as https://checkin.example:8443, found '\(value)'"
+                    )
+                }
+                c.server = value.hasSuffix("/") ? String(value.dropLast()) : value
+            case "sync_interval": c.syncInterval = try number(Limits.syncInterval, unit: "s")
+            case "server_ca":
+                guard !value.isEmpty else { throw fail("'server_ca' needs a PEM file path") }
+                c.serverCA = value
             default:
                 throw fail("unknown key '\(key)' (see the comments in the shipped kiosk.conf for every key)")
             }

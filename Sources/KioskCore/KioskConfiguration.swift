@@ -43,6 +43,12 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var captureHeight = 480
     public var decoder = DecoderSettings()
     public var logLevel = "info"
+    /// The check-in server's base URL (`http://` or `https://`); nil for a standalone door.
+    public var server: String?
+    /// Seconds between uploads of the queue while the server answers (heartbeats go every 60 s regardless).
+    public var syncInterval = 10.0
+    /// The PEM file of the CA that signed the server's certificate; nil trusts the system's CAs.
+    public var serverCA: String?
     /// Seconds a verdict stays on screen before the live picture returns.
     public var verdictSeconds = 3.0
     /// Font files of the framebuffer display.
@@ -66,6 +72,8 @@ public struct KioskConfiguration: Equatable, Sendable {
         public static let identifier: ClosedRange<Int> = 1...Int(UInt32.max)
         /// A `trusted_key` id: a pass carries 16 bits.
         public static let keyID: ClosedRange<Int> = Int(KeyID.min)...Int(KeyID.max)
+        /// `sync_interval`: seconds between uploads.
+        public static let syncInterval: ClosedRange<Double> = 1...3600
     }
 
     /// The replay rate: `replay_fps` if set, else the idle rate.

@@ -38,7 +38,8 @@ public final class Door {
         controller = DoorController(
             pipeline: pipeline, display: display,
             status: DoorStatus(
-                door: c.door, mode: c.mode, connection: .standalone, pendingCheckIns: pending, camera: camera))
+                door: c.door, mode: c.mode, connection: c.server == nil ? .standalone : .offline,
+                pendingCheckIns: pending, camera: camera))
     }
 
     /// Loads every `trusted_key` of the configuration.

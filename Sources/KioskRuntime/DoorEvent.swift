@@ -1,4 +1,5 @@
 import KioskCore
+import KioskSync
 
 /// What reaches the door loop: frames, keys, camera news, a reload, the end of a replay, the watchdog's tick.
 enum DoorEvent: Sendable {
@@ -9,6 +10,8 @@ enum DoorEvent: Sendable {
     case sourceEnded
     /// The watchdog asks the door loop to show it is alive.
     case tick
+    /// The sync worker's news: online or OFFLINE, and how many check-ins wait for the server.
+    case sync(SyncStatus)
 }
 
 /// The door loop's inbox: frames keep only the newest (a slow decode drops frames, never queues them); every

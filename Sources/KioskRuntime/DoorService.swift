@@ -75,6 +75,14 @@ final class DoorService: Service {
                 logger.info("frame source ended; manual entry stays available (SIGTERM or Ctrl-C stops the kiosk)")
             case .tick:
                 break
+            case .sync(let status):
+                let changed = door.controller.status.connection != status.connection
+                door.controller.status.connection = status.connection
+                door.controller.status.pendingCheckIns = status.pending
+                if changed {
+                    logger.notice("sync: \(status.connection.label), \(status.pending) pending")
+                    door.controller.showReady()
+                }
             }
             heartbeat.doorLoopAnswered()
         }

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskSync
 import Logging
 import ServiceLifecycle
 
@@ -52,6 +53,13 @@ public enum LiveKiosk {
                 .init(
                     service: KeyboardService(keyboard: keyboard, inbox: inbox),
                     successTerminationBehavior: .ignore, serviceName: "keyboard"))
+        }
+        // With a server configured, the sync worker uploads the queue and tells the door online/OFFLINE.
+        if configuration.server != nil {
+            services.append(
+                .init(
+                    service: SyncWorker(configuration: configuration, logger: logger) { inbox.post(.sync($0)) },
+                    serviceName: "sync worker"))
         }
         services.append(.init(service: ReloadSignalService(inbox: inbox), serviceName: "SIGHUP reload"))
         var group = ServiceGroupConfiguration(

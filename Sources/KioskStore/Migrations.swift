@@ -7,7 +7,7 @@
 /// Times are milliseconds since 1970 (INTEGER). Guest ids are the 16-character base32 codes. `name_key`,
 /// `email_key` and `roster_words.word` are written by the store (`SearchKey`), not by SQL.
 enum Migrations {
-    static let all: [Migration] = [createTables, rosterWords]
+    static let all: [Migration] = [createTables, rosterWords, syncState]
 
     static let createTables = Migration(
         number: 1, name: "roster, tombstones, check-ins, sync queue, audit log",
@@ -95,5 +95,53 @@ enum Migrations {
             )
             INSERT OR IGNORE INTO roster_words (event, word, guest_id)
             SELECT event, word, guest_id FROM split WHERE word <> '';
+            """)
+
+    /// The kiosk's enrolment with a server (one row), the last contact and clock offset, and what the server
+    /// answered for items that left the queue other than as a plain confirmation: `superseded` (the guest was
+    /// checked in earlier at another door; the screen can tell) and `rejected` (refused for good: kept for the
+    /// operator, never retried, never dropped). The queue itself is unchanged: an item leaves `sync_queue` only
+    /// when the server has answered for it.
+    static let syncState = Migration(
+        number: 3, name: "sync enrolment, superseded scans, sync failures",
+        sql: """
+            CREATE TABLE sync_enrolment (
+                id              INTEGER PRIMARY KEY CHECK (id = 1),
+                server_url      TEXT    NOT NULL,
+                device_id       TEXT    NOT NULL,
+                token           TEXT    NOT NULL,
+                tenant          INTEGER NOT NULL,
+                queue_epoch     TEXT    NOT NULL,
+                ca_file         TEXT,
+                enrolled_at     INTEGER NOT NULL,
+                last_contact    INTEGER,
+                clock_offset_ms INTEGER
+            );
+
+            CREATE TABLE sync_superseded (
+                sequence        INTEGER PRIMARY KEY,
+                event           INTEGER NOT NULL,
+                guest_id        TEXT    NOT NULL,
+                door            TEXT    NOT NULL,
+                at              INTEGER NOT NULL,
+                arrived         INTEGER NOT NULL,
+                source          TEXT    NOT NULL,
+                winning_door    TEXT,
+                winning_at      INTEGER,
+                answered_at     INTEGER NOT NULL
+            );
+
+            CREATE TABLE sync_failures (
+                sequence        INTEGER PRIMARY KEY,
+                event           INTEGER NOT NULL,
+                guest_id        TEXT    NOT NULL,
+                door            TEXT    NOT NULL,
+                at              INTEGER NOT NULL,
+                arrived         INTEGER NOT NULL,
+                source          TEXT    NOT NULL,
+                idempotency_key TEXT    NOT NULL,
+                reason          TEXT    NOT NULL,
+                failed_at       INTEGER NOT NULL
+            );
             """)
 }

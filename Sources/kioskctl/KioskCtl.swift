@@ -1,9 +1,12 @@
 import ArgumentParser
 
 @main
-struct KioskCtl: ParsableCommand {
+struct KioskCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kioskctl",
         abstract: "The operator's tool for the QR check-in kiosk.",
-        subcommands: [Keygen.self, Issue.self, Decode.self, Roster.self, Status.self, Demo.self, TestSet.self])
+        subcommands: [
+            Keygen.self, Issue.self, Decode.self, Roster.self, Status.self, Enroll.self, SyncCommand.self, Demo.self,
+            TestSet.self,
+        ])
 }

@@ -27,6 +27,30 @@ struct Status: ParsableCommand {
                 + "\(try store.checkIns(event: settings.event).count) checked in, \(try store.pendingCount()) pending sync"
         )
         let f = ISO8601DateFormatter()
+        if let enrolment = try store.enrolment() {
+            let contact = try store.lastContact()
+            let window = max(3 * settings.syncInterval, 120)
+            let online = contact.map { Date().timeIntervalSince($0.at) <= window } ?? false
+            print(
+                "sync: \(online ? "online" : "offline") to \(enrolment.serverURL) as \(enrolment.deviceID), last contact "
+                    + (contact.map { "\(f.string(from: $0.at)), clock offset \($0.clockOffsetMilliseconds) ms" }
+                        ?? "never"))
+            let failures = try store.syncFailures()
+            let superseded = try store.supersededScans()
+            print("sync failures: \(failures.count), superseded scans: \(superseded.count)")
+            for failure in failures {
+                print(
+                    "  failed  \(failure.checkIn.guest.text)  \(f.string(from: failure.checkIn.at))  \(failure.reason)")
+            }
+            for scan in superseded {
+                let at = scan.winningAt.map { f.string(from: $0) } ?? "?"
+                print("  superseded  \(scan.checkIn.guest.text): checked in at \(scan.winningDoor ?? "?") at \(at)")
+            }
+        } else if settings.server != nil {
+            print("sync: not enrolled (kioskctl enroll --config \(config) --server URL --code CODE)")
+        } else {
+            print("sync: standalone (no server in \(config))")
+        }
         for a in try store.auditLog(limit: last) {
             print("\(f.string(from: a.at))  \(a.source.rawValue)  \(a.verdict)  \(a.guest?.text ?? "-")  \(a.reason)")
         }

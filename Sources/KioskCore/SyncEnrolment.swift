@@ -1,0 +1,42 @@
+import struct Foundation.Date
+
+/// The kiosk's enrolment with a check-in server (`kioskctl enroll`): kept in the kiosk's database, not in
+/// kiosk.conf, since the token is a secret and belongs to this database's queue.
+public struct SyncEnrolment: Equatable, Sendable {
+    /// The server's base URL, e.g. `https://checkin.example:8443`.
+    public var serverURL: String
+    /// The device id the server gave (tenant-scoped).
+    public var deviceID: String
+    /// The bearer token (the server keeps only its hash).
+    public var token: String
+    public var tenant: TenantID
+    /// Goes into every idempotency key of this device's queue.
+    public var queueEpoch: String
+    /// The PEM file of the CA that signed the server's certificate, if not the system's.
+    public var caFile: String?
+    public var enrolledAt: Date
+
+    public init(
+        serverURL: String, deviceID: String, token: String, tenant: TenantID, queueEpoch: String,
+        caFile: String?, enrolledAt: Date
+    ) {
+        self.serverURL = serverURL
+        self.deviceID = deviceID
+        self.token = token
+        self.tenant = tenant
+        self.queueEpoch = queueEpoch
+        self.caFile = caFile
+        self.enrolledAt = enrolledAt
+    }
+}
+
+/// When the server last answered and the clock offset it showed (server time minus the device's, ms).
+public struct SyncContact: Equatable, Sendable {
+    public var at: Date
+    public var clockOffsetMilliseconds: Int64
+
+    public init(at: Date, clockOffsetMilliseconds: Int64) {
+        self.at = at
+        self.clockOffsetMilliseconds = clockOffsetMilliseconds
+    }
+}

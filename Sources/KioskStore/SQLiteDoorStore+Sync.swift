@@ -1,0 +1,136 @@
+internal import GRDB
+import KioskCore
+
+import struct Foundation.Date
+
+extension SQLiteDoorStore {
+    /// The kiosk's enrolment with a server, or nil if it was never enrolled (a standalone door).
+    public func enrolment() throws -> SyncEnrolment? {
+        try read("reading the enrolment") { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_enrolment WHERE id = 1") else {
+                return nil
+            }
+            return SyncEnrolment(
+                serverURL: try row.text(Column("server_url")), deviceID: try row.text(Column("device_id")),
+                token: try row.text(Column("token")), tenant: try row.tenant(Column("tenant")),
+                queueEpoch: try row.text(Column("queue_epoch")),
+                caFile: try row.decode(String?.self, forColumn: Column("ca_file")),
+                enrolledAt: try row.date(Column("enrolled_at")))
+        }
+    }
+
+    /// Keeps the enrolment, replacing an earlier one (a re-enrolled kiosk). The queue stays: what is still
+    /// queued goes to the server under the new enrolment's keys.
+    public func saveEnrolment(_ enrolment: SyncEnrolment) throws {
+        try write("saving the enrolment") { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO sync_enrolment
+                        (id, server_url, device_id, token, tenant, queue_epoch, ca_file, enrolled_at)
+                    VALUES (1, :server_url, :device_id, :token, :tenant, :queue_epoch, :ca_file, :enrolled_at)
+                    """,
+                arguments: [
+                    "server_url": enrolment.serverURL, "device_id": enrolment.deviceID, "token": enrolment.token,
+                    "tenant": Int64(enrolment.tenant.rawValue), "queue_epoch": enrolment.queueEpoch,
+                    "ca_file": enrolment.caFile, "enrolled_at": enrolment.enrolledAt.storeMilliseconds,
+                ])
+        }
+    }
+
+    /// Notes that the server answered at `contact.at` with the clock offset it showed.
+    public func recordContact(_ contact: SyncContact) throws {
+        try write("recording contact with the server", durability: .normal) { db in
+            try db.execute(
+                sql: "UPDATE sync_enrolment SET last_contact = :at, clock_offset_ms = :offset WHERE id = 1",
+                arguments: ["at": contact.at.storeMilliseconds, "offset": contact.clockOffsetMilliseconds])
+        }
+    }
+
+    /// The last answer from the server, if any.
+    public func lastContact() throws -> SyncContact? {
+        try read("reading the last contact") { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT last_contact, clock_offset_ms FROM sync_enrolment WHERE id = 1"),
+                let at = try row.decode(Int64?.self, forColumn: Column("last_contact"))
+            else { return nil }
+            return SyncContact(
+                at: Date(storeMilliseconds: at),
+                clockOffsetMilliseconds: try row.decode(Int64?.self, forColumn: Column("clock_offset_ms")) ?? 0)
+        }
+    }
+
+    /// The next items to upload: at most `limit` (the server takes 50 per batch), in scan (sequence) order.
+    public func nextSyncBatch(limit: Int = 50) throws -> [PendingCheckIn] {
+        try pendingCheckIns(limit: limit)
+    }
+
+    /// Applies the server's answers in one transaction: each answered item leaves the queue; a superseded one
+    /// is kept in `sync_superseded`, a rejected one in `sync_failures`. An answer for an item no longer
+    /// queued (answered before) changes nothing. Returns how many queued items it took out.
+    @discardableResult
+    public func applySyncAnswers(_ answers: [SyncAnswer], at now: Date) throws -> Int {
+        try write("applying the server's answers") { db in
+            var removed = 0
+            for answer in answers {
+                let key: StatementArguments = ["sequence": answer.sequence, "now": now.storeMilliseconds]
+                switch answer.outcome {
+                case .confirmed:
+                    break
+                case .superseded(let door, let at):
+                    try db.execute(
+                        sql: """
+                            INSERT OR REPLACE INTO sync_superseded
+                                (sequence, event, guest_id, door, at, arrived, source, winning_door, winning_at,
+                                 answered_at)
+                            SELECT sequence, event, guest_id, door, at, arrived, source, :winning_door, :winning_at, :now
+                            FROM sync_queue WHERE sequence = :sequence
+                            """,
+                        arguments: key + ["winning_door": door, "winning_at": at?.storeMilliseconds])
+                case .rejected(let reason):
+                    try db.execute(
+                        sql: """
+                            INSERT OR REPLACE INTO sync_failures
+                                (sequence, event, guest_id, door, at, arrived, source, idempotency_key, reason,
+                                 failed_at)
+                            SELECT sequence, event, guest_id, door, at, arrived, source, idempotency_key, :reason,
+                                :now
+                            FROM sync_queue WHERE sequence = :sequence
+                            """,
+                        arguments: key + ["reason": reason])
+                }
+                try db.execute(sql: "DELETE FROM sync_queue WHERE sequence = :sequence", arguments: key)
+                removed += db.changesCount
+            }
+            return removed
+        }
+    }
+
+    /// Scans the server refused for good, oldest first.
+    public func syncFailures() throws -> [SyncFailure] {
+        try read("reading sync failures") { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM sync_failures ORDER BY sequence").map { row in
+                SyncFailure(
+                    sequence: try row.decode(Int64.self, forColumn: Column("sequence")),
+                    checkIn: try CheckInRecord(row: row).checkIn, reason: try row.text(Column("reason")),
+                    failedAt: try row.date(Column("failed_at")))
+            }
+        }
+    }
+
+    /// This kiosk's scans that the server kept as events because the guest was checked in earlier elsewhere.
+    public func supersededScans() throws -> [SupersededScan] {
+        try read("reading superseded scans") { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM sync_superseded ORDER BY sequence")
+                .map { row in
+                    SupersededScan(
+                        sequence: try row.decode(Int64.self, forColumn: Column("sequence")),
+                        checkIn: try CheckInRecord(row: row).checkIn,
+                        winningDoor: try row.decode(String?.self, forColumn: Column("winning_door")),
+                        winningAt: try row.decode(Int64?.self, forColumn: Column("winning_at")).map {
+                            Date(storeMilliseconds: $0)
+                        })
+                }
+        }
+    }
+}

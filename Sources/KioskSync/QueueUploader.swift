@@ -1,0 +1,100 @@
+import CheckinAPI
+import KioskCore
+import KioskStore
+
+import struct Foundation.Date
+
+/// Uploads the kiosk's queue once: batches of at most 50 in scan (sequence) order, each answer applied in one
+/// transaction as it arrives (confirmed out of the queue, superseded kept for the screen, rejected moved to
+/// the sync failures), the clock offset measured at every exchange. A failure stops the flush with the
+/// unanswered items still queued: a later flush sends them again under the same keys, and the server answers
+/// with what it stored the first time.
+public struct QueueUploader {
+    public var enrolment: SyncEnrolment
+    public var client: CheckinClient
+    public var clock: any SyncClock
+    /// The offset measured at the last exchange (server minus device, ms), sent with every item.
+    public var clockOffsetMilliseconds: Int64?
+
+    public init(enrolment: SyncEnrolment, client: CheckinClient, clock: any SyncClock, clockOffsetMilliseconds: Int64?)
+    {
+        self.enrolment = enrolment
+        self.client = client
+        self.clock = clock
+        self.clockOffsetMilliseconds = clockOffsetMilliseconds
+    }
+
+    /// Sends the heartbeat and every queued item; returns the counts. Throws the first failure (after
+    /// applying every answer received before it).
+    public mutating func flush(store: SQLiteDoorStore, heartbeat: Heartbeat? = nil) async throws -> SyncReport {
+        var report = SyncReport()
+        if let heartbeat { try await sendHeartbeat(heartbeat, store: store) }
+        while true {
+            let queued = try store.nextSyncBatch(limit: CheckInBatch.maximumSize)
+            guard let first = queued.first else { break }
+            // One event per upload: the leading run of items of the first item's event.
+            let batch = Array(queued.prefix { $0.checkIn.event == first.checkIn.event })
+            let exchange = try await client.upload(
+                CheckInBatch(items: batch.map(item)), event: first.checkIn.event.rawValue)
+            try noteContact(serverTime: exchange.answer.serverTime, exchange.sentAt, exchange.receivedAt, store)
+            let asked = Set(batch.map(\.sequence))
+            let answers = exchange.answer.outcomes.filter { asked.contains($0.sequence) }.map(Self.answer)
+            try store.applySyncAnswers(answers, at: clock.now())
+            report.batches += 1
+            report.sent += batch.count
+            for answer in answers {
+                switch answer.outcome {
+                case .confirmed: report.confirmed += 1
+                case .superseded: report.superseded += 1
+                case .rejected: report.rejected += 1
+                }
+            }
+            // A server that answered none of the batch would make this loop forever: stop, retry later.
+            guard !answers.isEmpty else {
+                throw SyncError(
+                    kind: .badAnswer, operation: "uploading \(batch.count) check-ins to \(client.serverURL)",
+                    message: "the server answered none of the items sent",
+                    advice: "check that the server and the kiosk are the same version; the queue stays")
+            }
+        }
+        report.pending = try store.pendingCount()
+        return report
+    }
+
+    /// `POST /v1/devices/heartbeat`, noting the contact and the offset.
+    public mutating func sendHeartbeat(_ heartbeat: Heartbeat, store: SQLiteDoorStore) async throws {
+        var beat = heartbeat
+        beat.clockOffsetMs = clockOffsetMilliseconds
+        beat.deviceTime = clock.now()
+        let exchange = try await client.heartbeat(beat)
+        try noteContact(serverTime: exchange.answer.serverTime, exchange.sentAt, exchange.receivedAt, store)
+    }
+
+    mutating func noteContact(serverTime: Date, _ sentAt: Date, _ receivedAt: Date, _ store: SQLiteDoorStore) throws {
+        let offset = ClockOffset.milliseconds(serverTime: serverTime, sentAt: sentAt, receivedAt: receivedAt)
+        clockOffsetMilliseconds = offset
+        try store.recordContact(SyncContact(at: receivedAt, clockOffsetMilliseconds: offset))
+    }
+
+    /// The wire item of a queued check-in: keyed by device, queue epoch and the queue's sequence number.
+    func item(_ pending: PendingCheckIn) -> CheckInItem {
+        let checkIn = pending.checkIn
+        return CheckInItem(
+            key: ItemKey(deviceId: enrolment.deviceID, epoch: enrolment.queueEpoch, sequence: pending.sequence),
+            guestId: checkIn.guest.text, kind: .checkIn, scannedAt: checkIn.at,
+            clockOffsetMs: clockOffsetMilliseconds, arrived: checkIn.arrived, door: checkIn.door,
+            source: checkIn.source.rawValue)
+    }
+
+    static func answer(_ outcome: CheckInOutcome) -> SyncAnswer {
+        switch outcome.outcome {
+        case .applied, .recorded:
+            SyncAnswer(sequence: outcome.sequence, outcome: .confirmed)
+        case .superseded:
+            SyncAnswer(
+                sequence: outcome.sequence, outcome: .superseded(door: outcome.checkIn?.door, at: outcome.checkIn?.at))
+        case .rejected:
+            SyncAnswer(sequence: outcome.sequence, outcome: .rejected(reason: outcome.reason ?? "rejected"))
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import CheckinAPI
+import Foundation
+import KioskCore
+import KioskStore
+import Testing
+
+/// One line of `checkin-server export`.
+struct ExportedLine: Decodable {
+    var record: String
+    var guestId: String
+    var deviceId: String
+    var sequence: Int64
+    var door: String
+    var scannedAt: Date
+    var correctedAt: Date
+    var outcome: String?
+}
+
+/// A kiosk in its own folder: kiosk.conf naming the live server, its database with the test roster.
+struct LiveKioskFolder {
+    let folder: String
+    let door: String
+
+    init(door: String, server: LiveServer) throws {
+        self.door = door
+        folder = LiveProcesses.temporaryFolder()
+        try FileManager.default.copyItem(atPath: server.folder + "/ca.pem", toPath: folder + "/ca.pem")
+        let conf = """
+            door = \(door)
+            tenant = 1
+            event = 1
+            trusted_key = 1 \(LiveProcesses.packageRoot)/test-images/keys/issuer-1.pub.pem
+            database = kiosk.db
+            server = \(server.url)
+            server_ca = ca.pem
+            sync_interval = 1s
+            """
+        try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        let imported = try LiveProcesses.run(
+            "kioskctl",
+            [
+                "roster", "import", "--config", "kiosk.conf", "--csv",
+                LiveProcesses.packageRoot + "/test-images/roster.csv",
+            ],
+            in: folder)
+        try #require(imported.status == 0, "\(imported.err)")
+    }
+
+    func kioskctl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        try LiveProcesses.run("kioskctl", arguments + ["--config", "kiosk.conf"], in: folder)
+    }
+
+    /// Scans made at the door while the server is away: the door's own write (check-in, queue row, audit
+    /// row in one transaction), with the scans' own times.
+    func scanOffline(_ guests: [GuestID], at times: [Date]) throws {
+        let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting)
+        for (guest, at) in zip(guests, times) {
+            let checkIn = CheckIn(guest: guest, event: EventID(1), door: door, at: at, arrived: 1, source: .camera)
+            let attempt = ScanAttempt(
+                at: at, door: door, source: .camera, payload: guest.text, guest: guest, verdict: "admitted",
+                reason: "valid pass")
+            #expect(try store.record(checkIn: checkIn, attempt: attempt) == .recorded)
+        }
+    }
+
+    func pending() throws -> Int {
+        try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting).pendingCount()
+    }
+}
+
+@Suite("Sync end to end: a real checkin-server over HTTPS, kioskctl enroll and sync", .serialized)
+struct EndToEndSyncTests {
+    /// The active guests of test-images/roster.csv (a cancelled one would be rejected by the server).
+    static func roster() throws -> [GuestID] {
+        let csv = try String(contentsOfFile: LiveProcesses.packageRoot + "/test-images/roster.csv", encoding: .utf8)
+        return csv.split(separator: "\n").dropFirst().compactMap { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count >= 5, fields[4] == "active" else { return nil }
+            return GuestID(text: String(fields[0]))
+        }
+    }
+
+    static func export(_ server: LiveServer) throws -> [ExportedLine] {
+        let out = try LiveProcesses.admin(["export", "--event", "1"], in: server.folder)
+        return try out.split(separator: "\n").map {
+            try APICoding.decoder().decode(ExportedLine.self, from: Data($0.utf8))
+        }
+    }
+
+    /// A server with one tenant, one event (id 1) and the test roster; returns it started.
+    static func server() async throws -> LiveServer {
+        let server = LiveServer(folder: LiveProcesses.temporaryFolder())
+        try LiveProcesses.makeCertificates(in: server.folder)
+        #expect(try LiveProcesses.admin(["create-tenant", "--name", "Acme"], in: server.folder) == "1")
+        #expect(
+            try LiveProcesses.admin(
+                [
+                    "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2020-01-01T00:00:00Z",
+                    "--ends", "2036-12-01T23:00:00Z",
+                ], in: server.folder) == "1")
+        _ = try LiveProcesses.admin(
+            ["import-guests", "--event", "1", "--csv", LiveProcesses.packageRoot + "/test-images/roster.csv"],
+            in: server.folder)
+        try await server.start()
+        return server
+    }
+
+    static func enroll(_ kiosk: LiveKioskFolder, _ server: LiveServer) throws -> String {
+        let code = try LiveProcesses.admin(["enrolment-code", "--event", "1"], in: server.folder)
+        let enrolled = try kiosk.kioskctl(["enroll", "--server", server.url, "--code", code, "--ca-file", "ca.pem"])
+        try #require(enrolled.status == 0, "\(enrolled.err)")
+        return enrolled.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(
+        "check-ins made offline reach the server once each, in scan order, with their own times",
+        .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
+    func offlineCheckInsArriveOnce() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let north = try LiveKioskFolder(door: "North", server: server)
+        let deviceID = try Self.enroll(north, server)
+        #expect(deviceID.hasPrefix("dev_"), "\(deviceID)")
+
+        // The server goes away; the door keeps admitting.
+        server.stop()
+        let guests = Array(try Self.roster().prefix(10))
+        let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded())
+        let times = guests.indices.map { base.addingTimeInterval(Double($0) * 7.5) }
+        try north.scanOffline(guests, at: times)
+        let offline = try north.kioskctl(["sync"])
+        #expect(offline.status != 0)
+        #expect(offline.err.contains("could not be reached"), "\(offline.err)")
+        #expect(try north.pending() == 10, "nothing leaves the queue without the server's answer")
+        let offlineStatus = try north.kioskctl(["status"])
+        #expect(offlineStatus.out.contains("10 pending sync"), "\(offlineStatus.out)")
+
+        try await server.start()
+        let synced = try north.kioskctl(["sync"])
+        #expect(synced.status == 0, "\(synced.err)")
+        #expect(
+            synced.out.contains("sent 10 in 1 batches: 10 confirmed, 0 superseded, 0 rejected; 0 pending"),
+            "\(synced.out)")
+        let checkIns = try Self.export(server).filter { $0.record == "check_in" }.sorted {
+            $0.correctedAt < $1.correctedAt
+        }
+        #expect(checkIns.map(\.guestId) == guests.map(\.text), "each once, in scan order")
+        #expect(checkIns.map(\.scannedAt) == times, "the scans' own times")
+        #expect(checkIns.allSatisfy { $0.deviceId == deviceID && $0.door == "North" })
+
+        let again = try north.kioskctl(["sync"])
+        #expect(again.out.contains("sent 0 in 0 batches"), "\(again.out)")
+        let status = try north.kioskctl(["status"])
+        #expect(status.out.contains("sync: online to \(server.url) as \(deviceID)"), "\(status.out)")
+        #expect(status.out.contains("sync failures: 0, superseded scans: 0"), "\(status.out)")
+    }
+
+    @Test(
+        "answers lost or a sync killed mid-upload: sent again, nothing duplicated, nothing lost",
+        .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
+    func resendAfterLostAnswersAndSIGKILL() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let north = try LiveKioskFolder(door: "North", server: server)
+        _ = try Self.enroll(north, server)
+        let roster = try Self.roster()
+        let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 7200).rounded())
+        let first = Array(roster.prefix(20))
+        try north.scanOffline(first, at: first.indices.map { base.addingTimeInterval(Double($0)) })
+
+        // The answers are lost: the database as it was before the upload comes back (all 20 still queued).
+        let db = north.folder + "/kiosk.db"
+        try FileManager.default.copyItem(atPath: db, toPath: db + ".before")
+        #expect(try north.kioskctl(["sync"]).out.contains("20 confirmed"))
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        try FileManager.default.moveItem(atPath: db + ".before", toPath: db)
+        #expect(try north.pending() == 20)
+        let resent = try north.kioskctl(["sync"])
+        #expect(resent.out.contains("sent 20 in 1 batches: 20 confirmed"), "\(resent.out)")
+
+        // 150 more, and the sync is killed while it uploads.
+        let more = Array(roster[20..<170])
+        try north.scanOffline(more, at: more.indices.map { base.addingTimeInterval(Double($0)) })
+        let sync = Process()
+        sync.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/kioskctl")
+        sync.arguments = ["sync", "--config", "kiosk.conf"]
+        sync.currentDirectoryURL = URL(fileURLWithPath: north.folder)
+        sync.standardOutput = FileHandle.nullDevice
+        sync.standardError = FileHandle.nullDevice
+        try sync.run()
+        try await Task.sleep(for: .milliseconds(Int.random(in: 20...400)))
+        kill(sync.processIdentifier, SIGKILL)
+        sync.waitUntilExit()
+        let after = try north.kioskctl(["sync"])
+        #expect(after.status == 0, "\(after.err)")
+        #expect(try north.pending() == 0)
+
+        let lines = try Self.export(server)
+        let checkIns = lines.filter { $0.record == "check_in" }.sorted { $0.correctedAt < $1.correctedAt }
+        #expect(checkIns.count == 170)
+        #expect(Set(checkIns.map(\.guestId)) == Set((first + more).map(\.text)), "nothing lost")
+        #expect(Set(checkIns.map(\.sequence)).count == 170, "nothing duplicated")
+        #expect(lines.filter { $0.record == "check_in_event" }.count == 170, "one check-in event per scan")
+    }
+
+    @Test(
+        "two doors admit one guest offline: one check-in, and the later door learns it was superseded",
+        .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
+    func twoDoorsOneGuest() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let north = try LiveKioskFolder(door: "North", server: server)
+        let south = try LiveKioskFolder(door: "South", server: server)
+        let northID = try Self.enroll(north, server)
+        let southID = try Self.enroll(south, server)
+        #expect(northID != southID)
+        server.stop()
+        let guest = try Self.roster()[42]
+        let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded())
+        try north.scanOffline([guest], at: [base])
+        try south.scanOffline([guest], at: [base.addingTimeInterval(30)])
+
+        try await server.start()
+        #expect(try north.kioskctl(["sync"]).out.contains("1 confirmed, 0 superseded"))
+        let southSync = try south.kioskctl(["sync"])
+        #expect(southSync.out.contains("0 confirmed, 1 superseded, 0 rejected; 0 pending"), "\(southSync.out)")
+
+        let lines = try Self.export(server)
+        let checkIns = lines.filter { $0.record == "check_in" }
+        #expect(checkIns.count == 1)
+        #expect(checkIns.first?.deviceId == northID && checkIns.first?.scannedAt == base)
+        #expect(
+            lines.contains { $0.record == "check_in_event" && $0.deviceId == southID && $0.outcome == "superseded" })
+        let status = try south.kioskctl(["status"])
+        #expect(status.out.contains("superseded scans: 1"), "\(status.out)")
+        #expect(status.out.contains("\(guest.text): checked in at North"), "\(status.out)")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// The package's executables run as real processes, and a `checkin-server serve` over HTTPS with a CA made on
+/// the spot (as Tests/CheckinServerTests/ServeCommandTests does).
+enum LiveProcesses {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let productsFolder: String = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("checkin-server").path)
+        {
+            url.deleteLastPathComponent()
+        }
+        return url.path
+    }()
+
+    static var toolsPresent: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+    }
+
+    static func temporaryFolder() -> String {
+        let path = NSTemporaryDirectory() + "kiosk-sync-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs an executable of the package; returns its exit status, standard output and standard error.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], in folder: String) throws -> (
+        status: Int32, out: String, err: String
+    ) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: productsFolder + "/" + executable)
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    /// Runs `checkin-server` and returns its standard output, trimmed; fails the test if it fails.
+    static func admin(_ arguments: [String], in folder: String) throws -> String {
+        let r = try run("checkin-server", arguments, in: folder)
+        try #require(r.status == 0, "checkin-server \(arguments): \(r.err)")
+        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        p.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A CA and a server certificate for localhost and 127.0.0.1 in `folder` (ca.pem, server.pem, server.key).
+    static func makeCertificates(in folder: String) throws {
+        let r = try shell(
+            """
+            set -e
+            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj /CN=localhost
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext
+            """, in: folder)
+        try #require(r.status == 0, "\(r.out)")
+    }
+}
+
+/// `checkin-server serve` over HTTPS on a loopback port, with its SQLite database in `folder`.
+final class LiveServer {
+    let folder: String
+    let port: Int
+    private var process: Process?
+
+    init(folder: String, port: Int = Int.random(in: 20_000..<40_000)) {
+        self.folder = folder
+        self.port = port
+    }
+
+    var url: String { "https://localhost:\(port)" }
+
+    func start() async throws {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/checkin-server")
+        server.arguments = [
+            "serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key",
+        ]
+        server.currentDirectoryURL = URL(fileURLWithPath: folder)
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        process = server
+        for _ in 0..<150 {  // up to 15 s for the server to listen
+            let r = try LiveProcesses.shell(
+                "curl -s -o /dev/null --cacert ca.pem \(url)/v1/events/1", in: folder)
+            if r.status == 0 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("checkin-server did not listen on port \(port)")
+    }
+
+    func stop() {
+        guard let process else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    deinit { stop() }
+}
