@@ -55,6 +55,15 @@ public final class DoorController {
         display.show(.ready(status))
     }
 
+    /// Shows the verdict on a scan decided again after a roster refresh (see `DoorPipeline.decideAgain`).
+    @discardableResult
+    public func decideAgain(guest: GuestID, at time: Date, payload: String) -> ScanResult? {
+        guard pipeline.pending == nil, let result = pipeline.decideAgain(guest: guest, at: time, payload: payload)
+        else { return nil }
+        show(result)
+        return result
+    }
+
     /// Handles one key; returns the verdict it produced, if any.
     @discardableResult
     public func handle(key: KeyEvent, at time: Date) -> ScanResult? {
@@ -75,7 +84,7 @@ public final class DoorController {
             case .character(let c) where c.isASCII && c.isNumber && arrivedTyped.count < 3:
                 arrivedTyped.append(c)
                 display.show(.confirm(waiting.guest.summary, arrived: arrivedTyped))
-            case .character:
+            case .character, .refreshRoster:
                 break
             }
             return nil
@@ -100,6 +109,8 @@ public final class DoorController {
             display.show(.manualEntry(query: query, matches: [], message: nil))
         case .enter:
             return submit(at: time)
+        case .refreshRoster:
+            break  // the door loop asks the sync worker
         }
         return nil
     }

@@ -25,6 +25,9 @@ public final class DoorPipeline {
     public let validator: PassValidator
     public let store: any DoorStore
     private var repeats: RepeatFilter
+    /// The server requires a newer kiosk for the event: every scan gets `updateRequired` (set by the sync
+    /// worker's news; cleared when the server accepts this version again).
+    public var updateRequired = false
     /// Confirm mode: the guest on screen waiting for Enter.
     public private(set) var pending: (guest: RosterGuest, source: ScanSource, payload: String)?
 
@@ -67,7 +70,10 @@ public final class DoorPipeline {
 
     /// Records a typed code that matched nobody.
     public func reportUnknownCode(_ typed: String, at time: Date) -> ScanResult {
-        finish(
+        if let incomplete = rosterIncomplete(at: time, source: .manual, payload: typed, guest: nil) {
+            return incomplete
+        }
+        return finish(
             .notInRoster, at: time, source: .manual, payload: typed, guest: nil, reason: "typed code matches no guest")
     }
 
@@ -91,7 +97,37 @@ public final class DoorPipeline {
                 guest: p.guest.guest, verdict: "confirmation_cancelled", reason: "staff cancelled"))
     }
 
+    /// The `rosterIncomplete` verdict while the first roster download has not finished, else nil.
+    private func rosterIncomplete(at time: Date, source: ScanSource, payload: String, guest: GuestID?) -> ScanResult?
+    {
+        let progress: RosterProgress?
+        do {
+            progress = try store.incompleteRoster(event: validator.event)
+        } catch {
+            return ScanResult(verdict: .recordFailed("\(error)"), at: time, source: source, auditReason: "\(error)")
+        }
+        guard let progress else { return nil }
+        return finish(
+            .rosterIncomplete(progress), at: time, source: source, payload: payload, guest: guest,
+            reason: "roster download incomplete (\(progress.fetched) of \(progress.total.map(String.init) ?? "?"))")
+    }
+
+    /// Decides again on a camera scan that got `notInRoster`, after a roster refresh: nil (and nothing audited)
+    /// while the guest is still not on the roster; otherwise the verdict as if scanned now.
+    public func decideAgain(guest id: GuestID, at time: Date, payload: String) -> ScanResult? {
+        guard (try? store.lookUp(guest: id, event: validator.event)) != .notFound else { return nil }
+        return decide(guest: id, at: time, source: .camera, payload: payload)
+    }
+
     private func decide(guest id: GuestID, at time: Date, source: ScanSource, payload: String) -> ScanResult {
+        if updateRequired {
+            return finish(
+                .updateRequired, at: time, source: source, payload: payload, guest: id,
+                reason: "the server requires a newer kiosk for this event")
+        }
+        if let incomplete = rosterIncomplete(at: time, source: source, payload: payload, guest: id) {
+            return incomplete
+        }
         let lookup: RosterLookup
         do {
             lookup = try store.lookUp(guest: id, event: validator.event)

@@ -29,4 +29,7 @@ public protocol DoorStore: AnyObject {
     func guests(codePrefix: String, event: EventID, limit: Int) throws -> [RosterGuest]
     /// Guests of the event whose name, a word of the name, or e-mail starts with `prefix`, case-insensitively.
     func searchGuests(prefix: String, event: EventID, limit: Int) throws -> [RosterGuest]
+    /// The first roster download's progress while it is incomplete (an enrolled kiosk); nil once complete, and
+    /// always nil for a standalone door (roster from a CSV).
+    func incompleteRoster(event: EventID) throws -> RosterProgress?
 }

@@ -4,6 +4,8 @@ public enum KeyEvent: Equatable, Sendable {
     case enter
     case escape
     case backspace
+    /// Ctrl-R: fetch the roster's changes from the server now.
+    case refreshRoster
 
     /// Turns terminal input bytes into keys. Escape sequences (arrows, function keys) are dropped;
     /// a lone ESC is Esc.
@@ -38,6 +40,7 @@ public enum KeyEvent: Equatable, Sendable {
                 return nil
             case 0x0D, 0x0A: return .enter
             case 0x7F, 0x08: return .backspace
+            case 0x12: return .refreshRoster
             case 0x20..<0x7F: return .character(Character(UnicodeScalar(byte)))
             case 0x80...:
                 utf8.append(byte)

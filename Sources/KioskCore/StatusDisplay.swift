@@ -7,6 +7,10 @@ public struct DoorStatus: Equatable, Sendable {
     public var camera: CameraState
     /// Frames per second the door is processing, when a camera streams.
     public var fps: Double?
+    /// The roster: from a CSV, downloading, or fetched at a time.
+    public var roster: RosterFreshness = .local
+    /// Shown on the ready screen when set: "update required", "500 pending: reconnection will be slow".
+    public var warning: String?
 
     public init(
         door: String, mode: CheckInMode, connection: SyncConnection = .standalone, pendingCheckIns: Int = 0,

@@ -11,6 +11,12 @@ public enum Verdict: Equatable, Sendable {
     case notValidHere
     case cancelled(GuestSummary?)
     case notInRoster
+    /// The kiosk is enrolled with a server and its first roster download has not finished: no scan is
+    /// decided on a partial roster.
+    case rosterIncomplete(RosterProgress)
+    /// The server requires a newer kiosk for this event: nobody is admitted here until it is updated (what is
+    /// queued still goes up).
+    case updateRequired
     /// The local database refused the write: nothing may be assumed recorded.
     case recordFailed(String)
 
@@ -23,6 +29,8 @@ public enum Verdict: Equatable, Sendable {
         case .notValidHere: "not_valid_here"
         case .cancelled: "cancelled"
         case .notInRoster: "not_in_roster"
+        case .rosterIncomplete: "roster_incomplete"
+        case .updateRequired: "update_required"
         case .recordFailed: "record_failed"
         }
     }
@@ -31,7 +39,7 @@ public enum Verdict: Equatable, Sendable {
         switch self {
         case .admitted(let g, _), .awaitingConfirmation(let g), .alreadyCheckedIn(let g, _, _): g
         case .cancelled(let g): g
-        case .notValidHere, .notInRoster, .recordFailed: nil
+        case .notValidHere, .notInRoster, .rosterIncomplete, .updateRequired, .recordFailed: nil
         }
     }
 
@@ -44,6 +52,8 @@ public enum Verdict: Equatable, Sendable {
         case .notValidHere: "NOT VALID HERE"
         case .cancelled: "REGISTRATION CANCELLED"
         case .notInRoster: "NOT IN ROSTER"
+        case .rosterIncomplete: "ROSTER INCOMPLETE"
+        case .updateRequired: "UPDATE REQUIRED"
         case .recordFailed: "CANNOT RECORD"
         }
     }
@@ -57,6 +67,9 @@ public enum Verdict: Equatable, Sendable {
         case .notValidHere: "This pass is not valid here. Ask the guest to check their pass."
         case .cancelled: "Refer to the organizer"
         case .notInRoster: "Guest not in roster: refresh the roster and try again"
+        case .updateRequired: "This kiosk is too old for this event: update it. Do not admit; use another door."
+        case .rosterIncomplete(let p):
+            "Roster download at \(p.fetched) of \(p.total.map(String.init) ?? "?"): connect to the network to finish"
         case .recordFailed(let why): "Not recorded (\(why)). Do not admit; call the organizer."
         }
     }

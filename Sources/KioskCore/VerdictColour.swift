@@ -6,13 +6,13 @@ public enum VerdictColour: String, Sendable, CaseIterable {
 
 extension Verdict {
     /// Green admitted and awaiting confirmation, amber already checked in, red not valid, cancelled and record
-    /// failed, blue not in roster.
+    /// failed, blue not in roster and roster incomplete.
     public var colour: VerdictColour {
         switch self {
         case .admitted, .awaitingConfirmation: .green
         case .alreadyCheckedIn: .amber
-        case .notValidHere, .cancelled, .recordFailed: .red
-        case .notInRoster: .blue
+        case .notValidHere, .cancelled, .recordFailed, .updateRequired: .red
+        case .notInRoster, .rosterIncomplete: .blue
         }
     }
 }

@@ -65,7 +65,11 @@ public final class TextStatusDisplay: StatusDisplay {
     }
 
     private func statusLine(_ s: DoorStatus) -> String {
-        "  [\(s.door) | \(s.mode.rawValue) | \(s.connection.label) | \(s.pendingCheckIns) pending | camera: \(s.camera.label)]"
+        let roster = s.roster.label(now: Date()).map { " | \($0)" } ?? ""
+        let line =
+            "  [\(s.door) | \(s.mode.rawValue) | \(s.connection.label) | \(s.pendingCheckIns) pending\(roster) | camera: \(s.camera.label)]"
+        guard let warning = s.warning else { return line }
+        return line + "\n  " + paint(.red, "! \(warning)")
     }
 
     /// ANSI background and foreground for a verdict's colour field.

@@ -1,5 +1,7 @@
 import KioskCore
 
+import struct Foundation.Date
+
 extension ScreenRenderer {
     /// Door, mode, standalone, online or OFFLINE, pending check-ins, camera state and, with `showsRate` (the ready screen)
     /// while a camera streams, the rate the door processes frames at (`DoorStatus.fps`, measured by the door loop).
@@ -26,11 +28,19 @@ extension ScreenRenderer {
                 "\(status.pendingCheckIns) pending",
                 status.pendingCheckIns > 0 && status.connection == .offline ? ScreenPalette.highlight : text
             ))
+        if let roster = status.roster.label(now: Date()) {
+            segments.append(separator)
+            segments.append((roster, status.roster == .local || status.isRosterCurrent ? text : ScreenPalette.highlight))
+        }
         segments.append(separator)
         segments.append(("camera: \(status.camera.label)", text))
         if showsRate, let fps = status.fps, !status.camera.isDisconnected {
             segments.append(separator)
             segments.append(("\(Int(fps.rounded())) fps", text))
+        }
+        if let warning = status.warning {
+            segments.append(separator)
+            segments.append((warning, ScreenPalette.highlight))
         }
         let rect = Rect(x: 0, y: m.height - m.statusBarHeight, width: m.width, height: m.statusBarHeight)
         var size = m.size(30)

@@ -40,6 +40,7 @@ public final class Door {
             status: DoorStatus(
                 door: c.door, mode: c.mode, connection: c.server == nil ? .standalone : .offline,
                 pendingCheckIns: pending, camera: camera))
+        controller.status.roster = (try? store.rosterSyncState(event: c.event))?.freshness ?? .local
     }
 
     /// Loads every `trusted_key` of the configuration.

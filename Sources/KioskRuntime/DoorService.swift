@@ -1,6 +1,7 @@
 import AsyncAlgorithms
 import Foundation
 import KioskCore
+import KioskSync
 import Logging
 import ServiceLifecycle
 
@@ -16,12 +17,15 @@ final class DoorService: Service {
     private let logger: Logger
     private let notifier: SystemdNotifier
     private let makeDoor: @Sendable (KioskConfiguration) throws -> Door
+    /// The sync worker's requests (nil for a standalone door).
+    private let requests: SyncRequests?
 
     init(
         configuration: KioskConfiguration, configurationPath: String, inbox: DoorInbox, control: CaptureControl,
-        heartbeat: DoorHeartbeat, logger: Logger, notifier: SystemdNotifier,
+        heartbeat: DoorHeartbeat, logger: Logger, notifier: SystemdNotifier, requests: SyncRequests? = nil,
         makeDoor: @escaping @Sendable (KioskConfiguration) throws -> Door
     ) {
+        self.requests = requests
         self.configuration = configuration
         self.configurationPath = configurationPath
         self.inbox = inbox
@@ -41,12 +45,14 @@ final class DoorService: Service {
         heartbeat.doorLoopAnswered()
         notifier.notify("READY=1")
         var rate = FrameRateMeter()
+        var waits = RefreshWaits()
         var lastRateLog = Date.distantPast
         for await event in merge(inbox.frames, inbox.others).cancelOnGracefulShutdown() {
             switch event {
             case .frame(let f):
                 let effort = policy.observe(motion: f.motion, at: f.time)
                 let results = door.controller.handle(frame: f.image, at: f.time, effort: effort)
+                askForRefresh(results, door: door, waits: &waits)
                 if !door.pipeline.lastCodes.isEmpty { policy.codeSeen(at: f.time) }
                 control.targetFPS = policy.targetFPS(at: f.time)
                 if let fps = rate.tick(at: f.time) {
@@ -58,6 +64,11 @@ final class DoorService: Service {
                 }
                 if results.isEmpty, policy.previewDue(motion: f.motion, at: f.time) {
                     door.controller.showPreview(f.image, at: f.time)
+                }
+            case .key(.refreshRoster):
+                if let requests {
+                    logger.info("roster refresh asked at the keyboard")
+                    requests.refreshRoster()
                 }
             case .key(let key):
                 door.controller.handle(key: key, at: Date())
@@ -76,17 +87,54 @@ final class DoorService: Service {
             case .tick:
                 break
             case .sync(let status):
-                let changed = door.controller.status.connection != status.connection
-                door.controller.status.connection = status.connection
-                door.controller.status.pendingCheckIns = status.pending
-                if changed {
-                    logger.notice("sync: \(status.connection.label), \(status.pending) pending")
-                    door.controller.showReady()
-                }
+                apply(status, to: door, waits: &waits)
             }
             heartbeat.doorLoopAnswered()
         }
         logger.info("kiosk stopping")
+    }
+
+    /// A camera scan not in the roster while the server answers: ask for the roster's changes now and decide
+    /// the scan again when they are in.
+    private func askForRefresh(_ results: [ScanResult], door: Door, waits: inout RefreshWaits) {
+        guard let requests, door.controller.status.connection == .online else { return }
+        for result in results {
+            guard result.verdict == .notInRoster, result.source == .camera, let guest = result.token?.guest else {
+                continue
+            }
+            waits.add(guest, at: result.at)
+            requests.refreshRoster()
+        }
+    }
+
+    /// The sync worker's news: connection, pending count, roster state, the version gate; after a roster
+    /// refresh, the scans that waited for it are decided again (each for at most two refreshes or 30 s).
+    private func apply(_ status: SyncStatus, to door: Door, waits: inout RefreshWaits) {
+        var s = door.controller.status
+        let changed = s.connection != status.connection || door.pipeline.updateRequired != status.updateRequired
+        s.connection = status.connection
+        s.pendingCheckIns = status.pending
+        if status.roster != .local { s.roster = status.roster }
+        door.pipeline.updateRequired = status.updateRequired
+        s.warning = Self.warning(status)
+        let shown = s != door.controller.status
+        door.controller.status = s
+        if changed {
+            logger.notice("sync: \(status.connection.label), \(status.pending) pending")
+        }
+        for result in waits.refreshed(count: status.rosterRefreshes, now: Date(), door: door.controller) {
+            logger.info("scan decided again after the roster refresh: \(result.verdict.name)")
+        }
+        if changed || shown { door.controller.showReady() }
+    }
+
+    /// What the ready screen warns about: an event that needs a newer kiosk, a long queue.
+    static func warning(_ status: SyncStatus) -> String? {
+        if status.updateRequired { return "UPDATE REQUIRED: this kiosk is too old for the event; check-ins still upload" }
+        if status.pending >= 500 {
+            return "\(status.pending) check-ins waiting: reconnection will be slow (sent 50 at a time)"
+        }
+        return nil
     }
 
     /// SIGHUP: read kiosk.conf again; a broken file is refused and the running settings stay.

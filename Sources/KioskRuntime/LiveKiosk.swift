@@ -21,9 +21,10 @@ public enum LiveKiosk {
         let control = CaptureControl(
             device: "", width: configuration.captureWidth,
             height: configuration.captureHeight, fps: configuration.idleFPS)
+        let requests = configuration.server == nil ? nil : SyncRequests()
         let door = DoorService(
             configuration: configuration, configurationPath: configurationPath, inbox: inbox,
-            control: control, heartbeat: heartbeat, logger: logger, notifier: notifier,
+            control: control, heartbeat: heartbeat, logger: logger, notifier: notifier, requests: requests,
             makeDoor: makeDoor)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: door, serviceName: "door loop"),
@@ -55,10 +56,12 @@ public enum LiveKiosk {
                     successTerminationBehavior: .ignore, serviceName: "keyboard"))
         }
         // With a server configured, the sync worker uploads the queue and tells the door online/OFFLINE.
-        if configuration.server != nil {
+        if let requests {
             services.append(
                 .init(
-                    service: SyncWorker(configuration: configuration, logger: logger) { inbox.post(.sync($0)) },
+                    service: SyncWorker(configuration: configuration, requests: requests, logger: logger) {
+                        inbox.post(.sync($0))
+                    },
                     serviceName: "sync worker"))
         }
         services.append(.init(service: ReloadSignalService(inbox: inbox), serviceName: "SIGHUP reload"))

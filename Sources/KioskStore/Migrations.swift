@@ -7,7 +7,7 @@
 /// Times are milliseconds since 1970 (INTEGER). Guest ids are the 16-character base32 codes. `name_key`,
 /// `email_key` and `roster_words.word` are written by the store (`SearchKey`), not by SQL.
 enum Migrations {
-    static let all: [Migration] = [createTables, rosterWords, syncState]
+    static let all: [Migration] = [createTables, rosterWords, syncState, rosterSync]
 
     static let createTables = Migration(
         number: 1, name: "roster, tombstones, check-ins, sync queue, audit log",
@@ -143,5 +143,27 @@ enum Migrations {
                 reason          TEXT    NOT NULL,
                 failed_at       INTEGER NOT NULL
             );
+            """)
+
+    /// The server's roster on the kiosk: where the first download and the deltas stand per event (`sync_roster`),
+    /// each roster row's server version (an older row is never applied over a newer one), the kind of a queued
+    /// item (a check-in, or staff reverting one), and the queue by guest (merge protection asks, per roster row,
+    /// whether the guest has something queued).
+    static let rosterSync = Migration(
+        number: 4, name: "roster download state, row versions, queued reverts",
+        sql: """
+            CREATE TABLE sync_roster (
+                event         INTEGER PRIMARY KEY,
+                complete      INTEGER NOT NULL DEFAULT 0 CHECK (complete IN (0, 1)),
+                next_page     TEXT,
+                change_cursor TEXT,
+                fetched       INTEGER NOT NULL DEFAULT 0,
+                total         INTEGER,
+                fetched_at    INTEGER
+            );
+            ALTER TABLE roster ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE sync_queue ADD COLUMN kind TEXT NOT NULL DEFAULT 'check_in'
+                CHECK (kind IN ('check_in', 'revert'));
+            CREATE INDEX sync_queue_by_guest ON sync_queue (event, guest_id);
             """)
 }

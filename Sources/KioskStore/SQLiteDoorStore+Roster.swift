@@ -9,7 +9,7 @@ extension SQLiteDoorStore {
     /// A tombstone still wins over an `active` status here.
     public func upsertGuests(_ guests: [RosterGuest], at now: Date = Date()) throws {
         try write("updating the roster") { db in
-            for guest in guests { try upsert(guest, at: now, db) }
+            for guest in guests { try upsert(guest, version: 0, at: now, db) }
         }
     }
 
@@ -44,7 +44,7 @@ extension SQLiteDoorStore {
     public func importRoster(csvBytes: [UInt8], tenant: TenantID, event: EventID, at now: Date = Date()) throws -> Int {
         let guests = try RosterCSV.guests(from: csvBytes, tenant: tenant, event: event)
         try write("importing the roster") { db in
-            for guest in guests { try upsert(guest, at: now, db) }
+            for guest in guests { try upsert(guest, version: 0, at: now, db) }
         }
         return guests.count
     }
@@ -56,25 +56,27 @@ extension SQLiteDoorStore {
         }
     }
 
-    private func upsert(_ guest: RosterGuest, at now: Date, _ db: Database) throws {
+    /// Writes the roster row (with the server's `version`; 0 for a CSV) and its name words.
+    func upsert(_ guest: RosterGuest, version: Int64, at now: Date, _ db: Database) throws {
         let nameKey = SearchKey.fold(guest.name)
         let event = Int64(guest.event.rawValue)
         try db.cachedStatement(
             sql: """
                 INSERT INTO roster (event, guest_id, tenant, name, name_key, email, email_key, party_size, status, notes,
-                                    updated_at)
+                                    updated_at, version)
                 VALUES (:event, :guest_id, :tenant, :name, :name_key, :email, :email_key, :party_size, :status, :notes,
-                        :updated_at)
+                        :updated_at, :version)
                 ON CONFLICT (event, guest_id) DO UPDATE SET
                     tenant = excluded.tenant, name = excluded.name, name_key = excluded.name_key, email = excluded.email,
                     email_key = excluded.email_key, party_size = excluded.party_size, status = excluded.status,
-                    notes = excluded.notes, updated_at = excluded.updated_at
+                    notes = excluded.notes, updated_at = excluded.updated_at, version = excluded.version
                 """
         ).execute(arguments: [
             "event": event, "guest_id": guest.guest.text, "tenant": Int64(guest.tenant.rawValue),
             "name": guest.name, "name_key": nameKey, "email": guest.email,
             "email_key": SearchKey.fold(guest.email), "party_size": guest.partySize,
             "status": guest.status.rawValue, "notes": guest.notes, "updated_at": now.storeMilliseconds,
+            "version": version,
         ])
         try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = :event AND guest_id = :guest_id")
             .execute(arguments: ["event": event, "guest_id": guest.guest.text])

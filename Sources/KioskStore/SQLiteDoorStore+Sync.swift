@@ -66,7 +66,8 @@ extension SQLiteDoorStore {
     }
 
     /// Applies the server's answers in one transaction: each answered item leaves the queue; a superseded one
-    /// is kept in `sync_superseded`, a rejected one in `sync_failures`. An answer for an item no longer
+    /// is kept in `sync_superseded` (and the guest's local check-in becomes the winning door's), a rejected one
+    /// in `sync_failures`. An answer for an item no longer
     /// queued (answered before) changes nothing. Returns how many queued items it took out.
     @discardableResult
     public func applySyncAnswers(_ answers: [SyncAnswer], at now: Date) throws -> Int {
@@ -87,6 +88,15 @@ extension SQLiteDoorStore {
                             FROM sync_queue WHERE sequence = :sequence
                             """,
                         arguments: key + ["winning_door": door, "winning_at": at?.storeMilliseconds])
+                    // The guest's check-in here becomes the one the server kept: a later scan tells where and when.
+                    if let door, let at {
+                        try db.execute(
+                            sql: """
+                                UPDATE check_ins SET door = :winning_door, at = :winning_at
+                                WHERE (event, guest_id) IN (SELECT event, guest_id FROM sync_queue WHERE sequence = :sequence)
+                                """,
+                            arguments: key + ["winning_door": door, "winning_at": at.storeMilliseconds])
+                    }
                 case .rejected(let reason):
                     try db.execute(
                         sql: """

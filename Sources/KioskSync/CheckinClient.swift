@@ -80,22 +80,55 @@ public final class CheckinClient: Sendable {
             .POST, "/v1/events/\(event)/check-ins", body: batch, what: "uploading \(batch.items.count) check-ins")
     }
 
+    /// `GET /v1/events/{event}/roster`: a page of the first download (`page`, nil for the first), or of the
+    /// rows changed since `changesSince`.
+    public func rosterPage(event: UInt32, page: String?, changesSince: String?) async throws(SyncError)
+        -> Exchange<RosterPage>
+    {
+        var query: [String] = []
+        if let changesSince { query.append("changesSince=" + Self.queryValue(changesSince)) }
+        if let page { query.append("page=" + Self.queryValue(page)) }
+        let path = "/v1/events/\(event)/roster" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        return try await send(
+            .GET, path, body: nil as Heartbeat?,
+            what: changesSince == nil ? "downloading the roster" : "fetching roster changes")
+    }
+
+    /// Percent-encodes a cursor for a query string (cursors are opaque; keep only unreserved characters).
+    static func queryValue(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.append(Character(UnicodeScalar(byte)))
+            default:
+                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+
     /// `POST /v1/devices/heartbeat`.
     public func heartbeat(_ heartbeat: Heartbeat) async throws(SyncError) -> Exchange<HeartbeatAnswer> {
         try await send(.POST, "/v1/devices/heartbeat", body: heartbeat, what: "sending the heartbeat")
     }
 
     func send<Body: Encodable, Answer: Decodable & Sendable>(
-        _ method: HTTPMethod, _ path: String, body: Body, what: String
+        _ method: HTTPMethod, _ path: String, body: Body?, what: String
     ) async throws(SyncError) -> Exchange<Answer> {
         let operation = "\(what) to \(serverURL)"
         var request = HTTPClientRequest(url: serverURL + path)
         request.method = method
-        request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Kiosk-Version", value: KioskSoftware.version)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         do {
-            request.body = .bytes(ByteBuffer(bytes: try APICoding.encoder().encode(body)))
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(bytes: try APICoding.encoder().encode(body)))
+            }
         } catch {
             throw SyncError(
                 kind: .badAnswer, operation: operation, message: "could not encode the request: \(error)",
@@ -117,6 +150,11 @@ public final class CheckinClient: Sendable {
             let apiError = try? APICoding.decoder().decode(APIError.self, from: data)
             let code = apiError?.code ?? "http_\(status.code)"
             let message = apiError?.message ?? "the server answered \(status.code) \(status.reasonPhrase)"
+            if status.code == 426 {
+                throw SyncError(
+                    kind: .updateRequired, operation: operation, message: message,
+                    advice: "update the kiosk software; its queued check-ins are still uploaded")
+            }
             if status.code == 401 {
                 throw SyncError(
                     kind: .unauthorized, operation: operation, message: message,

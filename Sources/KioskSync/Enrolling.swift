@@ -5,9 +5,10 @@ import KioskStore
 /// `kioskctl enroll`: redeems a one-time code at the server and keeps the device's token in the kiosk's
 /// database (not in kiosk.conf).
 public enum Enrolling {
-    /// Redeems `code` for the door `door`; stores and returns the enrolment.
+    /// Redeems `code` for the door `door`; stores and returns the enrolment, and starts the server's roster for
+    /// `event` from nothing (scans get `rosterIncomplete` until its first download completes).
     public static func enroll(
-        store: SQLiteDoorStore, serverURL: String, code: String, door: String, caFile: String?,
+        store: SQLiteDoorStore, serverURL: String, code: String, door: String, event: EventID, caFile: String?,
         clock: any SyncClock = SystemSyncClock()
     ) async throws -> SyncEnrolment {
         let exchange = try await CheckinClient.withClient(
@@ -21,6 +22,7 @@ public enum Enrolling {
             token: answer.token, tenant: TenantID(answer.tenantId), queueEpoch: answer.queueEpoch, caFile: caFile,
             enrolledAt: exchange.receivedAt)
         try store.saveEnrolment(enrolment)
+        try store.startRosterDownload(event: event)
         try store.recordContact(
             SyncContact(
                 at: exchange.receivedAt,

@@ -2,16 +2,14 @@ import CheckinAPI
 import KioskCore
 import KioskStore
 
-/// `kioskctl sync`: one heartbeat and one flush of the queue, with the enrolment kept in the database.
+/// `kioskctl sync` and `kioskctl roster refresh`: one exchange with the server, with the enrolment kept in the
+/// database.
 public enum SyncOnce {
+    /// One heartbeat, one flush of the queue, then the roster brought up to date.
     public static func run(
         configuration: KioskConfiguration, store: SQLiteDoorStore, clock: any SyncClock = SystemSyncClock()
-    ) async throws -> SyncReport {
-        guard let enrolment = try store.enrolment() else {
-            throw SyncError(
-                kind: .notEnrolled, operation: "syncing \(store.path)", message: "this kiosk is not enrolled",
-                advice: "enrol it first: kioskctl enroll --config kiosk.conf --server URL --code CODE")
-        }
+    ) async throws -> (queue: SyncReport, roster: RosterReport?) {
+        let enrolment = try enrolled(store)
         let target = Enrolling.target(configuration: configuration, enrolment: enrolment)
         let offset = try store.lastContact()?.clockOffsetMilliseconds
         return try await CheckinClient.withClient(
@@ -19,10 +17,39 @@ public enum SyncOnce {
         ) { client in
             var uploader = QueueUploader(
                 enrolment: enrolment, client: client, clock: clock, clockOffsetMilliseconds: offset)
-            return try await uploader.flush(
+            let sent = try await uploader.flush(
                 store: store,
                 heartbeat: try HeartbeatReport.make(configuration: configuration, store: store, clock: clock))
+            let roster = try await RosterDownloader(
+                source: client, tenant: enrolment.tenant, event: configuration.event, clock: clock
+            ).refresh(store: store)
+            return (sent, roster)
         }
+    }
+
+    /// The roster only: finishes the first download, or fetches the changes.
+    public static func refreshRoster(
+        configuration: KioskConfiguration, store: SQLiteDoorStore, clock: any SyncClock = SystemSyncClock(),
+        progress: @escaping @Sendable (RosterSyncState) -> Void = { _ in }
+    ) async throws -> RosterReport {
+        let enrolment = try enrolled(store)
+        let target = Enrolling.target(configuration: configuration, enrolment: enrolment)
+        return try await CheckinClient.withClient(
+            serverURL: target.serverURL, token: enrolment.token, caFile: target.caFile, clock: clock
+        ) { client in
+            try await RosterDownloader(
+                source: client, tenant: enrolment.tenant, event: configuration.event, clock: clock, progress: progress
+            ).refresh(store: store)
+        }
+    }
+
+    static func enrolled(_ store: SQLiteDoorStore) throws -> SyncEnrolment {
+        guard let enrolment = try store.enrolment() else {
+            throw SyncError(
+                kind: .notEnrolled, operation: "syncing \(store.path)", message: "this kiosk is not enrolled",
+                advice: "enrol it first: kioskctl enroll --config kiosk.conf --server URL --code CODE")
+        }
+        return enrolment
     }
 }
 
@@ -32,9 +59,10 @@ public enum HeartbeatReport {
         configuration: KioskConfiguration, store: SQLiteDoorStore, clock: any SyncClock, camera: String = "unknown"
     ) throws -> Heartbeat {
         let oldest = try store.nextSyncBatch(limit: 1).first?.checkIn.at
+        let roster = try store.rosterSyncState(event: configuration.event)
         return Heartbeat(
             door: configuration.door, kioskVersion: KioskSoftware.version, pending: try store.pendingCount(),
-            oldestPendingAt: oldest, rosterCursor: nil, rosterFetchedAt: nil, camera: camera,
-            clockOffsetMs: try store.lastContact()?.clockOffsetMilliseconds, deviceTime: clock.now())
+            oldestPendingAt: oldest, rosterCursor: roster?.changeCursor, rosterFetchedAt: roster?.fetchedAt,
+            camera: camera, clockOffsetMs: try store.lastContact()?.clockOffsetMilliseconds, deviceTime: clock.now())
     }
 }

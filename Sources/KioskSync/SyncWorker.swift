@@ -4,26 +4,31 @@ import KioskStore
 import Logging
 import ServiceLifecycle
 
-/// The kiosk's sync worker, a service of the kiosk's service group: uploads the queue every
-/// `sync_interval` while the server answers (heartbeat with each upload and every 60 s), backs off with
-/// jittered exponential waits while it does not, and tells the door online/offline and the pending count
-/// after every attempt. It opens its own connection to the kiosk's database (WAL: the door keeps writing).
+/// The kiosk's sync worker, a service of the kiosk's service group. Every round: the heartbeat (with each
+/// upload and every 60 s), the queue in batches of 50, then the roster (the first download until complete,
+/// then the changes). Rounds run every `sync_interval`, and at once when the door asks (`SyncRequests`); while
+/// the server does not answer the worker backs off with jittered exponential waits. After every round it tells
+/// the door online/offline, the pending count and the roster's state. It opens its own connection to the
+/// kiosk's database (WAL: the door keeps writing).
 public struct SyncWorker: Service {
     public var configuration: KioskConfiguration
     public var clock: any SyncClock
     public var backoff: Backoff
     public var heartbeatInterval: Duration
+    public var requests: SyncRequests
     public var report: @Sendable (SyncStatus) -> Void
     public var logger: Logger
 
     public init(
         configuration: KioskConfiguration, clock: any SyncClock = SystemSyncClock(), backoff: Backoff = Backoff(),
-        heartbeatInterval: Duration = .seconds(60), logger: Logger, report: @escaping @Sendable (SyncStatus) -> Void
+        heartbeatInterval: Duration = .seconds(60), requests: SyncRequests = SyncRequests(), logger: Logger,
+        report: @escaping @Sendable (SyncStatus) -> Void
     ) {
         self.configuration = configuration
         self.clock = clock
         self.backoff = backoff
         self.heartbeatInterval = heartbeatInterval
+        self.requests = requests
         self.logger = logger
         self.report = report
     }
@@ -50,7 +55,7 @@ public struct SyncWorker: Service {
         let client = try CheckinClient(
             serverURL: target.serverURL, token: enrolment.token, caFile: target.caFile, clock: clock)
         do {
-            try await uploadForever(client: client, enrolment: enrolment, store: store)
+            try await syncForever(client: client, enrolment: enrolment, store: store)
         } catch {
             await client.shutdown()
             throw error
@@ -58,13 +63,17 @@ public struct SyncWorker: Service {
         await client.shutdown()
     }
 
-    func uploadForever(client: CheckinClient, enrolment: SyncEnrolment, store: SQLiteDoorStore) async throws {
+    func syncForever(client: CheckinClient, enrolment: SyncEnrolment, store: SQLiteDoorStore) async throws {
         var uploader = QueueUploader(
             enrolment: enrolment, client: client, clock: clock,
             clockOffsetMilliseconds: try store.lastContact()?.clockOffsetMilliseconds)
         var failures = 0
+        var refreshes = 0
+        var updateRequired = false
         var lastHeartbeat: ContinuousClock.Instant?
+        var wakes = requests.wakes.makeAsyncIterator()
         while !Task.isCancelled {
+            var wait = Duration.milliseconds(Int64(configuration.syncInterval * 1000))
             do {
                 let pending = try store.pendingCount()
                 let heartbeatDue = lastHeartbeat.map { ContinuousClock.now - $0 >= heartbeatInterval } ?? true
@@ -74,23 +83,60 @@ public struct SyncWorker: Service {
                     lastHeartbeat = .now
                     if sent.sent > 0 { logger.info("sync: \(sent)") }
                 }
+                do {
+                    let report = self.report
+                    let pendingNow = try store.pendingCount()
+                    let roster = RosterDownloader(
+                        source: client, tenant: enrolment.tenant, event: configuration.event, clock: clock
+                    ) { state in
+                        // A long first download's progress reaches the door page by page.
+                        if !state.complete {
+                            report(SyncStatus(connection: .online, pending: pendingNow, roster: state.freshness))
+                        }
+                    }
+                    let fetched = try await roster.refresh(store: store)
+                    updateRequired = false
+                    refreshes += 1
+                    if fetched.changes > 0 || fetched.restarted || fetched.protected > 0 { logger.info("\(fetched)") }
+                } catch let error as SyncError where error.kind == .updateRequired {
+                    if !updateRequired { logger.error("\(error)") }
+                    updateRequired = true
+                }
                 failures = 0
-                report(SyncStatus(connection: .online, pending: try store.pendingCount()))
+                report(
+                    SyncStatus(
+                        connection: .online, pending: try store.pendingCount(), roster: try freshness(store),
+                        updateRequired: updateRequired, rosterRefreshes: refreshes))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
                 failures += 1
                 let transient = (error as? SyncError)?.isTransient ?? true
-                let wait = transient ? backoff.delay(afterFailures: failures) : backoff.maximum
+                wait = transient ? backoff.delay(afterFailures: failures) : backoff.maximum
                 logger.warning("sync failed: \(error); next try in \(wait)")
                 report(
                     SyncStatus(
                         connection: .offline, pending: (try? store.pendingCount()) ?? 0,
-                        lastError: String(describing: error)))
-                try await clock.sleep(for: wait)
-                continue
+                        lastError: String(describing: error), roster: (try? freshness(store)) ?? .local,
+                        updateRequired: updateRequired, rosterRefreshes: refreshes))
             }
-            try await clock.sleep(for: .milliseconds(Int64(configuration.syncInterval * 1000)))
+            // Sleep until the next round, or until the door asks for one.
+            let timer = Task { [clock, requests] in
+                try await clock.sleep(for: wait)
+                requests.wakeUp()
+            }
+            let woken = await wakes.next()
+            timer.cancel()
+            if woken == nil { return }
         }
     }
+
+    func freshness(_ store: SQLiteDoorStore) throws -> RosterFreshness {
+        try store.rosterSyncState(event: configuration.event)?.freshness ?? .local
+    }
+}
+
+extension SyncRequests {
+    /// The worker's own timer: the next round is due.
+    func wakeUp() { refreshRoster() }
 }

@@ -40,11 +40,21 @@ struct Enroll: AsyncParsableCommand {
         let store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
         let ca = caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         let enrolment = try await Enrolling.enroll(
-            store: store, serverURL: server, code: code, door: settings.door, caFile: ca)
+            store: store, serverURL: server, code: code, door: settings.door, event: settings.event, caFile: ca)
         print(enrolment.deviceID)
         FileHandle.standardError.write(
             Data(
                 "enrolled door \(settings.door) as device \(enrolment.deviceID) of tenant \(enrolment.tenant) at \(enrolment.serverURL); the token is in \(path)\n"
                     .utf8))
+        // The first roster download, now: until it completes, scans get roster_incomplete.
+        do {
+            let report = try await SyncOnce.refreshRoster(configuration: settings, store: store)
+            FileHandle.standardError.write(Data("\(report)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(
+                Data(
+                    "the roster download did not finish (\(error)); the kiosk finishes it when the server is reachable, or run kioskctl roster refresh\n"
+                        .utf8))
+        }
     }
 }

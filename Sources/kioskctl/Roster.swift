@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import KioskRuntime
 import KioskStore
+import KioskSync
 
 struct Roster: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage the kiosk's local roster.", subcommands: [Import.self])
+        abstract: "Manage the kiosk's local roster.", subcommands: [Import.self, Refresh.self])
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -38,6 +39,30 @@ struct Roster: ParsableCommand {
             } catch {
                 throw ValidationError("\(csv): \(error)")
             }
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring the roster up to date with the server now (an enrolled kiosk).",
+            discussion: """
+                Finishes the first download if it was cut (from the last page applied), then fetches every guest \
+                changed since the last refresh: cancellations, walk-ins, check-ins at other doors.
+                """)
+
+        @Option(help: "The kiosk's configuration file.")
+        var config = "kiosk.conf"
+
+        func run() async throws {
+            let settings = try ConfigurationFile.load(config)
+            let store = try SQLiteDoorStore(path: settings.resolve(settings.database), mode: .openExisting)
+            let report = try await SyncOnce.refreshRoster(configuration: settings, store: store) { state in
+                if !state.complete || state.total != nil {
+                    FileHandle.standardError.write(
+                        Data("roster \(state.fetched)/\(state.total.map(String.init) ?? "?")\n".utf8))
+                }
+            }
+            print(report)
         }
     }
 }

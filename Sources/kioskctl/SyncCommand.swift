@@ -6,7 +6,7 @@ import KioskSync
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Upload the queued check-ins once and say what the server answered.")
+        abstract: "Upload the queued check-ins once, bring the roster up to date, and say what the server answered.")
 
     @Option(help: "The kiosk's configuration file.")
     var config = "kiosk.conf"
@@ -15,6 +15,7 @@ struct SyncCommand: AsyncParsableCommand {
         let settings = try ConfigurationFile.load(config)
         let store = try SQLiteDoorStore(path: settings.resolve(settings.database), mode: .openExisting)
         let report = try await SyncOnce.run(configuration: settings, store: store)
-        print(report)
+        print(report.queue)
+        if let roster = report.roster { print(roster) }
     }
 }

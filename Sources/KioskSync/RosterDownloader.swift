@@ -1,0 +1,154 @@
+import CheckinAPI
+import KioskCore
+import KioskStore
+
+/// Brings the kiosk's roster up to date with the server: the first download a page at a time (resuming after
+/// the last page applied), then the rows changed since the change cursor. Each page is applied with the cursor
+/// after it in one transaction (`SQLiteDoorStore.applyRosterPage`).
+public struct RosterDownloader: Sendable {
+    public var source: any RosterSource
+    public var tenant: TenantID
+    public var event: EventID
+    public var clock: any SyncClock
+    /// Called after every page applied, with where the roster stands.
+    public var progress: @Sendable (RosterSyncState) -> Void
+
+    public init(
+        source: any RosterSource, tenant: TenantID, event: EventID, clock: any SyncClock,
+        progress: @escaping @Sendable (RosterSyncState) -> Void = { _ in }
+    ) {
+        self.source = source
+        self.tenant = tenant
+        self.event = event
+        self.clock = clock
+        self.progress = progress
+    }
+
+    /// Finishes the first download if it is not complete, then fetches the deltas. Throws the first failure
+    /// (every page applied before it stays applied).
+    public func refresh(store: SQLiteDoorStore) async throws -> RosterReport {
+        var report = RosterReport()
+        var state = try store.rosterSyncState(event: event) ?? RosterSyncState(event: event)
+        do {
+            try await download(&state, store: store, report: &report)
+            try await fetchChanges(&state, store: store, report: &report)
+        } catch let error as SyncError where error.kind == .server(status: 400, code: "bad_request") {
+            // The server does not know the cursor (its database was replaced): download the roster again.
+            // Scans get `rosterIncomplete` meanwhile: nothing is decided on a roster of another database.
+            try store.startRosterDownload(event: event)
+            state = RosterSyncState(event: event)
+            report.restarted = true
+            try await download(&state, store: store, report: &report)
+            try await fetchChanges(&state, store: store, report: &report)
+        }
+        report.state = state
+        return report
+    }
+
+    func download(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport) async throws {
+        while !state.complete {
+            let first = state.nextPage == nil
+            let page = try await source.rosterPage(event: event.rawValue, page: state.nextPage, changesSince: nil)
+                .answer
+            if first {
+                state.changeCursor = page.changeCursor
+                state.total = page.total
+                state.fetched = 0
+            }
+            guard state.changeCursor != nil else { throw Self.badAnswer("the first page has no change cursor") }
+            state.fetched += page.guests.count
+            state.nextPage = page.nextPage
+            if page.nextPage == nil {
+                state.complete = true
+                state.fetchedAt = clock.now()
+            }
+            report.add(try store.applyRosterPage(updates(page.guests, &report), state: state, at: clock.now()))
+            report.pages += 1
+            progress(state)
+        }
+    }
+
+    func fetchChanges(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport)
+        async throws
+    {
+        guard let since = state.changeCursor else { throw Self.badAnswer("no change cursor to fetch changes from") }
+        var page: String?
+        repeat {
+            let answer = try await source.rosterPage(event: event.rawValue, page: page, changesSince: since).answer
+            page = answer.nextPage
+            if page == nil {
+                guard let next = answer.changeCursor else { throw Self.badAnswer("the last delta page has no cursor") }
+                state.changeCursor = next
+                state.fetchedAt = clock.now()
+            }
+            // A delta cut between pages starts again from `since`: rows come twice, and applying one is idempotent.
+            report.add(try store.applyRosterPage(updates(answer.guests, &report), state: state, at: clock.now()))
+            report.pages += 1
+            report.changes += answer.guests.count
+        } while page != nil
+        progress(state)
+    }
+
+    /// The server's rows as the kiosk keeps them; a row whose id is not a pass code is skipped and counted.
+    func updates(_ records: [GuestRecord], _ report: inout RosterReport) -> [RosterUpdate] {
+        records.compactMap { record in
+            guard let id = GuestID(text: record.id) else {
+                report.invalid += 1
+                return nil
+            }
+            let notes = [
+                record.accessType, record.checkInNote, record.arrivalAlert.map { "ALERT: \($0)" },
+            ].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " · ")
+            let guest = RosterGuest(
+                guest: id, tenant: tenant, event: event, name: record.name, email: record.email ?? "",
+                partySize: min(max(record.partySize, RosterGuest.partySizes.lowerBound), RosterGuest.partySizes.upperBound),
+                status: record.status == .cancelled ? .cancelled : .active, notes: notes)
+            let checkIn = record.checkIn.map {
+                CheckIn(guest: id, event: event, door: $0.door, at: $0.at, arrived: max(0, $0.arrived), source: .camera)
+            }
+            return RosterUpdate(guest: guest, version: record.version, checkIn: checkIn)
+        }
+    }
+
+    static func badAnswer(_ message: String) -> SyncError {
+        SyncError(
+            kind: .badAnswer, operation: "fetching the roster", message: message,
+            advice: "check that 'server' in kiosk.conf is the check-in server and both are the same version")
+    }
+}
+
+/// What a roster refresh did.
+public struct RosterReport: Equatable, Sendable, CustomStringConvertible {
+    public var pages = 0
+    public var applied = 0
+    public var older = 0
+    public var protected = 0
+    /// Rows of the deltas (0 when nothing changed).
+    public var changes = 0
+    /// Rows skipped because their id is not a pass code.
+    public var invalid = 0
+    /// The server did not know the change cursor: the roster was downloaded again.
+    public var restarted = false
+    public var state: RosterSyncState?
+
+    public init() {}
+
+    mutating func add(_ applied: RosterApplied) {
+        self.applied += applied.applied
+        older += applied.older
+        protected += applied.protected
+    }
+
+    public var description: String {
+        var text = "roster: \(applied) rows applied in \(pages) pages (\(changes) changed"
+        if protected > 0 { text += ", \(protected) kept local until their queued check-in is answered" }
+        if invalid > 0 { text += ", \(invalid) invalid rows skipped" }
+        if restarted { text += ", downloaded again: the server did not know the cursor" }
+        if let state {
+            text += state.complete ? "); complete" : "); \(state.fetched) of \(state.total.map(String.init) ?? "?")"
+        } else {
+            text += ")"
+        }
+        return text
+    }
+}
