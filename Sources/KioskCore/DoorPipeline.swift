@@ -98,8 +98,9 @@ public final class DoorPipeline {
     }
 
     /// The `rosterIncomplete` verdict while the first roster download has not finished, else nil.
-    private func rosterIncomplete(at time: Date, source: ScanSource, payload: String, guest: GuestID?) -> ScanResult?
-    {
+    private func rosterIncomplete(
+        at time: Date, source: ScanSource, payload: String, guest: GuestID?
+    ) -> ScanResult? {
         let progress: RosterProgress?
         do {
             progress = try store.incompleteRoster(event: validator.event)

@@ -30,7 +30,7 @@ extension ScreenRenderer {
             ))
         if let roster = status.roster.label(now: Date()) {
             segments.append(separator)
-            segments.append((roster, status.roster == .local || status.isRosterCurrent ? text : ScreenPalette.highlight))
+            segments.append((roster, status.isRosterCurrent ? text : ScreenPalette.highlight))
         }
         segments.append(separator)
         segments.append(("camera: \(status.camera.label)", text))

@@ -94,10 +94,12 @@ final class DoorService: Service {
         logger.info("kiosk stopping")
     }
 
-    /// A camera scan not in the roster while the server answers: ask for the roster's changes now and decide
+    /// A camera scan not in the roster at a door with a server: ask for the roster's changes now and decide
     /// the scan again when they are in.
     private func askForRefresh(_ results: [ScanResult], door: Door, waits: inout RefreshWaits) {
-        guard let requests, door.controller.status.connection == .online else { return }
+        // Asked whatever the last round said: a door that has just started has not heard from the worker yet,
+        // and a round against an unreachable server fails fast.
+        guard let requests else { return }
         for result in results {
             guard result.verdict == .notInRoster, result.source == .camera, let guest = result.token?.guest else {
                 continue
@@ -130,7 +132,9 @@ final class DoorService: Service {
 
     /// What the ready screen warns about: an event that needs a newer kiosk, a long queue.
     static func warning(_ status: SyncStatus) -> String? {
-        if status.updateRequired { return "UPDATE REQUIRED: this kiosk is too old for the event; check-ins still upload" }
+        if status.updateRequired {
+            return "UPDATE REQUIRED: this kiosk is too old for the event; check-ins still upload"
+        }
         if status.pending >= 500 {
             return "\(status.pending) check-ins waiting: reconnection will be slow (sent 50 at a time)"
         }

@@ -104,7 +104,8 @@ public final class CheckinClient: Sendable {
                 UInt8(ascii: "~"):
                 out.append(Character(UnicodeScalar(byte)))
             default:
-                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+                let hex = String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+                out += "%" + hex
             }
         }
         return out

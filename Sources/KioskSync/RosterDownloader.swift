@@ -99,9 +99,10 @@ public struct RosterDownloader: Sendable {
             let notes = [
                 record.accessType, record.checkInNote, record.arrivalAlert.map { "ALERT: \($0)" },
             ].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " · ")
+            let sizes = RosterGuest.partySizes
             let guest = RosterGuest(
                 guest: id, tenant: tenant, event: event, name: record.name, email: record.email ?? "",
-                partySize: min(max(record.partySize, RosterGuest.partySizes.lowerBound), RosterGuest.partySizes.upperBound),
+                partySize: min(max(record.partySize, sizes.lowerBound), sizes.upperBound),
                 status: record.status == .cancelled ? .cancelled : .active, notes: notes)
             let checkIn = record.checkIn.map {
                 CheckIn(guest: id, event: event, door: $0.door, at: $0.at, arrived: max(0, $0.arrived), source: .camera)

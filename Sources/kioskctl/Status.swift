@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KioskCore
 import KioskRuntime
 import KioskStore
 
@@ -35,6 +36,23 @@ struct Status: ParsableCommand {
                 "sync: \(online ? "online" : "offline") to \(enrolment.serverURL) as \(enrolment.deviceID), last contact "
                     + (contact.map { "\(f.string(from: $0.at)), clock offset \($0.clockOffsetMilliseconds) ms" }
                         ?? "never"))
+            if let offset = contact?.clockOffsetMilliseconds, abs(offset) > 120_000 {
+                print(
+                    "clock: this kiosk's clock is \(abs(offset) / 1000) s \(offset > 0 ? "behind" : "ahead of") the server's; "
+                        + "recorded times are corrected, but set the clock (timedatectl, NTP)")
+            }
+            if let roster = try store.rosterSyncState(event: settings.event) {
+                if roster.complete {
+                    let at = roster.fetchedAt.map { f.string(from: $0) } ?? "?"
+                    print(
+                        "roster: complete, up to date as of \(at) (\(RosterFreshness.current(fetchedAt: roster.fetchedAt ?? Date()).label(now: Date()) ?? ""))"
+                    )
+                } else {
+                    print(
+                        "roster: INCOMPLETE, \(roster.fetched) of \(roster.total.map(String.init) ?? "?") downloaded; scans say roster_incomplete until the download finishes (kioskctl roster refresh)"
+                    )
+                }
+            }
             let failures = try store.syncFailures()
             let superseded = try store.supersededScans()
             print("sync failures: \(failures.count), superseded scans: \(superseded.count)")
