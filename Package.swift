@@ -176,7 +176,9 @@ let package = Package(
             dependencies: ["KioskStore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "KioskRuntimeTests",
-            dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "KioskRuntime", "KioskDisplay", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "KioskSyncTests",
             dependencies: ["KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting"]),

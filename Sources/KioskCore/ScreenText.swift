@@ -19,4 +19,16 @@ public enum ScreenText {
     /// "Checked in 13:07:21 at South door": when and where a repeat guest was let in; `time` is the
     /// display's own rendering of the check-in time.
     public static func checkedIn(time: String, door: String) -> String { "Checked in \(time) at \(door)" }
+
+    /// How many waiting check-ins make the door warn that reconnection will be slow.
+    public static let longQueue = 500
+
+    /// The warning line under the status line: an event that needs a newer kiosk, or a long queue; else nil.
+    public static func syncWarning(pending: Int, updateRequired: Bool) -> String? {
+        if updateRequired { return "UPDATE REQUIRED: this kiosk is too old for the event; check-ins still upload" }
+        if pending >= longQueue {
+            return "\(pending) check-ins waiting: reconnection will be slow (sent 50 at a time)"
+        }
+        return nil
+    }
 }

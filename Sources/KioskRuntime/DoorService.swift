@@ -118,7 +118,7 @@ final class DoorService: Service {
         s.pendingCheckIns = status.pending
         if status.roster != .local { s.roster = status.roster }
         door.pipeline.updateRequired = status.updateRequired
-        s.warning = Self.warning(status)
+        s.warning = ScreenText.syncWarning(pending: status.pending, updateRequired: status.updateRequired)
         let shown = s != door.controller.status
         door.controller.status = s
         if changed {
@@ -128,17 +128,6 @@ final class DoorService: Service {
             logger.info("scan decided again after the roster refresh: \(result.verdict.name)")
         }
         if changed || shown { door.controller.showReady() }
-    }
-
-    /// What the ready screen warns about: an event that needs a newer kiosk, a long queue.
-    static func warning(_ status: SyncStatus) -> String? {
-        if status.updateRequired {
-            return "UPDATE REQUIRED: this kiosk is too old for the event; check-ins still upload"
-        }
-        if status.pending >= 500 {
-            return "\(status.pending) check-ins waiting: reconnection will be slow (sent 50 at a time)"
-        }
-        return nil
     }
 
     /// SIGHUP: read kiosk.conf again; a broken file is refused and the running settings stay.

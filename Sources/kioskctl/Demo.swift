@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KioskCore
 import KioskStore
 import KioskTesting
 
@@ -25,6 +26,12 @@ struct Demo: ParsableCommand {
     @Option(help: "Seed of the door scenes (default: a new random one; the keys are always fresh).")
     var seed: UInt64?
 
+    @Option(help: "The passes' tenant id (as the check-in server numbers it, for a demo with a server).")
+    var tenant: UInt32 = 7
+
+    @Option(help: "The passes' event id (as the check-in server numbers it, for a demo with a server).")
+    var event: UInt32 = 4711
+
     /// The test set takes 29 guests; more than this makes the roster import slow for no benefit.
     static let guestRange = 40...100_000
 
@@ -34,6 +41,7 @@ struct Demo: ParsableCommand {
                 "--guests must be from \(Self.guestRange.lowerBound) to \(Self.guestRange.upperBound), found \(guests)")
         }
         guard !dir.isEmpty else { throw ValidationError("--dir needs a folder path") }
+        guard tenant > 0, event > 0 else { throw ValidationError("--tenant and --event must be from 1 to 4294967295") }
         do {
             try DemoFolder.checkReplaceable(dir)
         } catch {
@@ -46,7 +54,10 @@ struct Demo: ParsableCommand {
         let seed = self.seed ?? UInt64.random(in: 1...UInt64.max)
         let (summary, omitted): ((event: UInt32, guests: Int, images: Int), [TestManifest.Omission])
         do {
-            (summary, omitted) = try folder.build { staging in try Self.make(in: staging, seed: seed, guests: guests) }
+            (summary, omitted) = try folder.build { staging in
+                try Self.make(
+                    in: staging, seed: seed, guests: guests, tenant: TenantID(tenant), event: EventID(event))
+            }
         } catch let error as DemoFolderError {
             throw ValidationError(error.description)
         }
@@ -60,12 +71,18 @@ struct Demo: ParsableCommand {
     }
 
     /// Writes a complete demo into `dir` (an empty folder).
-    static func make(in dir: String, seed: UInt64, guests: Int) throws -> (
+    static func make(in dir: String, seed: UInt64, guests: Int, tenant: TenantID, event: EventID) throws -> (
         (event: UInt32, guests: Int, images: Int), [TestManifest.Omission]
     ) {
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
-        let fixture = try FixtureEvent(seed: seed, guestCount: guests, randomKeys: true)
+        var fixture = try FixtureEvent(seed: seed, guestCount: guests, randomKeys: true)
+        fixture.tenant = tenant
+        fixture.event = event
+        for i in fixture.guests.indices {
+            fixture.guests[i].tenant = tenant
+            fixture.guests[i].event = event
+        }
         var generator = TestSetGenerator(fixture: fixture, seed: seed)
         let manifest = try generator.write(to: dir + "/images")
         // The key and roster files live beside the images; move them up so the folder holds only frames.

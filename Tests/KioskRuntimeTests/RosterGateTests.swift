@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskDisplay
 import KioskRuntime
 import Testing
 
@@ -58,5 +59,38 @@ import Testing
         let again = door.controller.decideAgain(guest: walkIn, at: t0 + 1, payload: "rescan")
         #expect(again?.verdict == .admitted(guest.summary, arrived: 1))
         #expect(again?.source == .camera)
+    }
+}
+
+/// The status line's sync facts on the text display: roster progress or age, and the warnings.
+@Suite struct SyncStatusLineTests {
+    @Test func fiveHundredWaitingCheckInsWarnThatReconnectionWillBeSlow() {
+        #expect(ScreenText.syncWarning(pending: 499, updateRequired: false) == nil)
+        let warning = ScreenText.syncWarning(pending: 500, updateRequired: false)
+        #expect(warning?.contains("500 check-ins waiting: reconnection will be slow") == true)
+        #expect(ScreenText.syncWarning(pending: 3, updateRequired: true)?.hasPrefix("UPDATE REQUIRED") == true)
+    }
+
+    @Test func theRosterShowsItsProgressThenItsAge() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(RosterFreshness.local.label(now: now) == nil)
+        #expect(RosterFreshness.downloading(fetched: 500, total: 1200).label(now: now) == "roster 500/1200")
+        #expect(RosterFreshness.current(fetchedAt: now - 30).label(now: now) == "roster just now")
+        #expect(RosterFreshness.current(fetchedAt: now - 300).label(now: now) == "roster 5 min old")
+        #expect(RosterFreshness.current(fetchedAt: now - 7300).label(now: now) == "roster 2 h old")
+    }
+}
+
+extension SyncStatusLineTests {
+    @Test func theTextDisplayShowsTheRosterAndTheWarning() {
+        final class Lines: @unchecked Sendable { var text = "" }
+        let lines = Lines()
+        let display = TextStatusDisplay { lines.text += $0 }
+        var status = DoorStatus(door: "North", mode: .auto, connection: .offline, pendingCheckIns: 612)
+        status.roster = .downloading(fetched: 500, total: 1200)
+        status.warning = ScreenText.syncWarning(pending: 612, updateRequired: false)
+        display.show(.ready(status))
+        #expect(lines.text.contains("OFFLINE | 612 pending | roster 500/1200"))
+        #expect(lines.text.contains("612 check-ins waiting: reconnection will be slow"))
     }
 }
