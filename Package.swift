@@ -179,7 +179,10 @@ let package = Package(
             dependencies: ["KioskRuntime", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "KioskSyncTests",
-            dependencies: ["KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting"]),
+            dependencies: [
+                "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting", "CheckinPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [
