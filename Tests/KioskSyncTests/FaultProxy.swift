@@ -34,11 +34,15 @@ struct FaultCounts: Sendable, CustomStringConvertible {
     var requestsCut = 0
     var responsesCut = 0
     var delayedReads = 0
+    /// Records the server sent after the handshake before any request. None from checkin-server: its TLS 1.3
+    /// session tickets leave with its first response, after the request was handled. Tickets sent earlier
+    /// could pass for a response if the request overtook them.
+    var unpromptedServerRecords = 0
 
     var description: String {
         "\(connections) connections, \(exchanges) exchanges: \(requestsDropped) requests dropped, "
             + "\(responsesDropped) responses dropped, \(requestsCut) requests cut, \(responsesCut) responses cut, "
-            + "\(delayedReads) reads delayed"
+            + "\(delayedReads) reads delayed, \(unpromptedServerRecords) unprompted server records"
     }
 }
 
@@ -173,8 +177,8 @@ private final class ProxiedConnection: @unchecked Sendable {
     let server: Int32
     let plan: FaultPlan
     let proxy: FaultProxy
-    /// Guards the tracker and the generators; signalled when the server's pump has seen a piece.
-    private let lock = NSCondition()
+    /// Guards the tracker and the generators.
+    private let lock = NSLock()
     private var tracker = TLSExchangeTracker()
     private var faults: SplitMix64
     private var delays: [SplitMix64]
@@ -196,9 +200,6 @@ private final class ProxiedConnection: @unchecked Sendable {
     /// FAULT_PROXY_TRACE=1 in the environment: every piece and what the proxy did with it, on standard error.
     static let trace = ProcessInfo.processInfo.environment["FAULT_PROXY_TRACE"] == "1"
 
-    /// How long the first request waits for the server's session tickets.
-    static let ticketWait = 0.25
-
     func pump(fromClient: Bool) {
         let (from, to) = fromClient ? (client, server) : (server, client)
         var splitter = TLSRecordSplitter()
@@ -211,13 +212,7 @@ private final class ProxiedConnection: @unchecked Sendable {
             let bytes = Array(buffer[0..<n])
             for piece in splitter.split(bytes) {
                 let step = lock.withLock {
-                    if fromClient {
-                        let deadline = Date().addingTimeInterval(Self.ticketWait)
-                        while tracker.awaitsTickets(piece) && lock.wait(until: deadline) {}
-                        return tracker.client(piece, draw: drawFault)
-                    }
-                    defer { lock.broadcast() }
-                    return tracker.server(piece)
+                    fromClient ? tracker.client(piece, draw: drawFault) : tracker.server(piece)
                 }
                 if Self.trace {
                     let line =
@@ -238,12 +233,13 @@ private final class ProxiedConnection: @unchecked Sendable {
         // Either side closing, or a fault, ends the connection both ways (before the other pump may close).
         shutdown(client, Int32(SHUT_RDWR))
         shutdown(server, Int32(SHUT_RDWR))
-        let exchanges = lock.withLock {
+        let finished = lock.withLock {
             pumpsDone += 1
-            return pumpsDone == 2 ? tracker.exchanges : nil
+            return pumpsDone == 2 ? (tracker.exchanges, tracker.unpromptedServerRecords) : nil
         }
-        if let exchanges {
+        if case (let exchanges, let unprompted)? = finished {
             count(nil, exchanges: exchanges)
+            proxy.update { $0.unpromptedServerRecords += unprompted }
             proxy.closed([client, server])
         }
     }

@@ -84,18 +84,12 @@ struct TLSExchangeTracker {
     private(set) var exchanges = 0
     /// The server sent encrypted handshake records (TLS 1.3).
     private(set) var encryptedHandshake = false
-    /// The server sent application data before any request (TLS 1.3 session tickets).
+    /// Application-data records the server sent after the handshake before any request (TLS 1.3 session
+    /// tickets sent early would be such).
     private(set) var unpromptedServerRecords = 0
     private var fault = ExchangeFault.none
     private var requestRecords = 0
     private var responseRecords = 0
-
-    /// Whether this client piece starts the connection's first request while the server has not yet sent the
-    /// session tickets that TLS 1.3 servers send after the client's Finished: wait for them a moment, or they
-    /// would pass for the response.
-    func awaitsTickets(_ piece: TLSRecordSplitter.Piece) -> Bool {
-        piece.type == 23 && piece.offset == 0 && phase == .idle && exchanges == 0 && unpromptedServerRecords == 0
-    }
 
     /// A piece from the client; `draw` chooses the fault of an exchange (numbered from 1) as its request starts.
     mutating func client(_ piece: TLSRecordSplitter.Piece, draw: (Int) -> ExchangeFault) -> Step {
