@@ -181,7 +181,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "KioskSyncTests",
-            dependencies: ["KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting"]),
+            dependencies: [
+                "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting", "CheckinPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [

@@ -32,7 +32,10 @@ public enum APICoding {
 /// RFC 3339 times with milliseconds, in UTC.
 public enum APITime {
     public static func text(_ date: Date) -> String {
-        date.formatted(
+        // The formatter truncates the binary fraction: 18.757 s, held as 18.75699999..., would print as 18.756.
+        // The time is written from the middle of its nearest millisecond, so every pass keeps it.
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        return Date(timeIntervalSince1970: (milliseconds + 0.5) / 1000).formatted(
             .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 

@@ -16,12 +16,13 @@ struct ExportedLine: Decodable {
     var outcome: String?
 }
 
-/// A kiosk in its own folder: kiosk.conf naming the live server, its database with the test roster.
+/// A kiosk in its own folder: kiosk.conf naming the live server (or `serverURL`, a proxy in front of it), its
+/// database with the test roster.
 struct LiveKioskFolder {
     let folder: String
     let door: String
 
-    init(door: String, server: LiveServer) throws {
+    init(door: String, server: LiveServer, serverURL: String? = nil) throws {
         self.door = door
         folder = LiveProcesses.temporaryFolder()
         try FileManager.default.copyItem(atPath: server.folder + "/ca.pem", toPath: folder + "/ca.pem")
@@ -31,7 +32,7 @@ struct LiveKioskFolder {
             event = 1
             trusted_key = 1 \(LiveProcesses.packageRoot)/test-images/keys/issuer-1.pub.pem
             database = kiosk.db
-            server = \(server.url)
+            server = \(serverURL ?? server.url)
             server_ca = ca.pem
             sync_interval = 1s
             """
@@ -81,32 +82,32 @@ struct EndToEndSyncTests {
     }
 
     static func export(_ server: LiveServer) throws -> [ExportedLine] {
-        let out = try LiveProcesses.admin(["export", "--event", "1"], in: server.folder)
+        let out = try server.admin(["export", "--event", "1"])
         return try out.split(separator: "\n").map {
             try APICoding.decoder().decode(ExportedLine.self, from: Data($0.utf8))
         }
     }
 
-    /// A server with one tenant, one event (id 1) and the test roster; returns it started.
-    static func server() async throws -> LiveServer {
-        let server = LiveServer(folder: LiveProcesses.temporaryFolder())
+    /// A server with one tenant, one event (id 1) and the test roster, on SQLite or on the PostgreSQL database
+    /// at `postgres`; returns it started.
+    static func server(postgres: String? = nil) async throws -> LiveServer {
+        let server = LiveServer(folder: LiveProcesses.temporaryFolder(), postgres: postgres)
         try LiveProcesses.makeCertificates(in: server.folder)
-        #expect(try LiveProcesses.admin(["create-tenant", "--name", "Acme"], in: server.folder) == "1")
+        #expect(try server.admin(["create-tenant", "--name", "Acme"]) == "1")
         #expect(
-            try LiveProcesses.admin(
-                [
-                    "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2020-01-01T00:00:00Z",
-                    "--ends", "2036-12-01T23:00:00Z",
-                ], in: server.folder) == "1")
-        _ = try LiveProcesses.admin(
-            ["import-guests", "--event", "1", "--csv", LiveProcesses.packageRoot + "/test-images/roster.csv"],
-            in: server.folder)
+            try server.admin([
+                "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2020-01-01T00:00:00Z",
+                "--ends", "2036-12-01T23:00:00Z",
+            ]) == "1")
+        _ = try server.admin([
+            "import-guests", "--event", "1", "--csv", LiveProcesses.packageRoot + "/test-images/roster.csv",
+        ])
         try await server.start()
         return server
     }
 
     static func enroll(_ kiosk: LiveKioskFolder, _ server: LiveServer) throws -> String {
-        let code = try LiveProcesses.admin(["enrolment-code", "--event", "1"], in: server.folder)
+        let code = try server.admin(["enrolment-code", "--event", "1"])
         let enrolled = try kiosk.kioskctl(["enroll", "--server", server.url, "--code", code, "--ca-file", "ca.pem"])
         try #require(enrolled.status == 0, "\(enrolled.err)")
         return enrolled.out.trimmingCharacters(in: .whitespacesAndNewlines)

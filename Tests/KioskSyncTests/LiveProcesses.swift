@@ -87,25 +87,37 @@ enum LiveProcesses {
     }
 }
 
-/// `checkin-server serve` over HTTPS on a loopback port, with its SQLite database in `folder`.
+/// `checkin-server serve` over HTTPS on a loopback port, with its SQLite database in `folder`, or on the
+/// PostgreSQL database at `postgres`.
 final class LiveServer {
     let folder: String
     let port: Int
+    let postgres: String?
     private var process: Process?
 
-    init(folder: String, port: Int = Int.random(in: 20_000..<40_000)) {
+    init(folder: String, port: Int = Int.random(in: 20_000..<40_000), postgres: String? = nil) {
         self.folder = folder
         self.port = port
+        self.postgres = postgres
     }
 
     var url: String { "https://localhost:\(port)" }
 
+    /// The database options of every `checkin-server` command.
+    var databaseArguments: [String] { postgres.map { ["--postgres", $0] } ?? [] }
+
+    /// Runs an admin command on the server's database; returns its standard output, trimmed.
+    func admin(_ arguments: [String]) throws -> String {
+        try LiveProcesses.admin(arguments + databaseArguments, in: folder)
+    }
+
     func start() async throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/checkin-server")
-        server.arguments = [
-            "serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key",
-        ]
+        server.arguments =
+            [
+                "serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key",
+            ] + databaseArguments
         server.currentDirectoryURL = URL(fileURLWithPath: folder)
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice

@@ -1,0 +1,27 @@
+import CheckinAPI
+import Foundation
+import Testing
+
+@Suite("API times: RFC 3339 with milliseconds")
+struct APITimeTests {
+    @Test("a time of whole milliseconds is written as it is, and reads back to the same text")
+    func wholeMillisecondsSurvive() throws {
+        let base = Date(timeIntervalSince1970: 1_795_431_795)
+        for step in 0..<2000 {
+            let time = base.addingTimeInterval(Double(step) * 1.25 + Double(step * 7919 % 250) / 1000)
+            let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded())
+            let text = APITime.text(time)
+            #expect(text.hasSuffix(String(format: ".%03dZ", Int(milliseconds % 1000))), "\(text)")
+            let back = try #require(APITime.date(text))
+            #expect(Int64((back.timeIntervalSince1970 * 1000).rounded()) == milliseconds, "\(text)")
+            #expect(APITime.text(back) == text)
+        }
+    }
+
+    @Test("a finer time is rounded to the nearest millisecond")
+    func rounded() {
+        let time = Date(timeIntervalSince1970: 1_795_431_795.123_6)
+        #expect(APITime.text(time) == "2026-11-23T11:03:15.124Z")
+        #expect(APITime.text(Date(timeIntervalSince1970: 1_795_431_795.999_7)) == "2026-11-23T11:03:16.000Z")
+    }
+}
