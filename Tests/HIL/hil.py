@@ -47,6 +47,16 @@ def sh(command, timeout=120):
     return vm.sh(command, timeout)
 
 
+def two_numbers(output):
+    """The two numbers printed on separate lines by `cpu` below. The console may interleave kernel messages
+    ("[  812.5] rcu: ..." when the host is loaded), so only lines that are a bare number count."""
+    lines = [line.strip() for line in output.splitlines()]
+    numbers = [float(line) for line in lines if re.fullmatch(r"[0-9]+(\.[0-9]+)?", line)]
+    if len(numbers) < 2:
+        raise RuntimeError(f"expected CPU ticks and uptime, got: {output!r}")
+    return numbers[0], numbers[1]
+
+
 def screen(name):
     global shots
     shots += 1
@@ -135,7 +145,7 @@ try:
     _, first = sh(cpu)
     time.sleep(11)
     _, second = sh(cpu)
-    (t0, u0), (t1, u1) = [(float(x.split()[0]), float(x.split()[1])) for x in (first, second)]
+    (t0, u0), (t1, u1) = [two_numbers(x) for x in (first, second)]
     print(f"INFO: idle kiosk in the VM (software-emulated CPU, so inflated): "
           f"{(t1 - t0) / 100 / (u1 - u0) * 100:.1f}% of one core at 15 fps", flush=True)
     before = rates(log_since("MARK-IDLE"))[-1:]

@@ -3,7 +3,7 @@ import json, os, re, socket, struct, subprocess, time, zlib
 
 
 class VM:
-    def __init__(self, kernel, initrd, workdir, append="console=ttyS0 quiet panic=-1 vt.global_cursor_default=0",
+    def __init__(self, kernel, initrd, workdir, append="console=ttyS0 quiet loglevel=2 panic=-1 vt.global_cursor_default=0",
                  memory=1024, log=None):
         os.makedirs(workdir, exist_ok=True)
         self.serial_path, self.qmp_path = f"{workdir}/serial.sock", f"{workdir}/qmp.sock"
