@@ -125,7 +125,7 @@ public struct SyncWorker: Service {
                 try await clock.sleep(for: wait)
                 requests.wakeUp()
             }
-            let woken = await wakes.next()
+            let woken: Void? = await wakes.next()
             timer.cancel()
             if woken == nil { return }
         }
