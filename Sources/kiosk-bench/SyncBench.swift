@@ -62,7 +62,8 @@ struct SyncBench: AsyncParsableCommand {
             switch await BenchPostgres.make(serverURL: BenchPostgres.serverURL(option: postgres)) {
             case .failure(let why):
                 ingest.notes.append(
-                    "PostgreSQL rows SKIPPED: \(why) (start one with `source scripts/postgres.sh`).")
+                    "PostgreSQL rows SKIPPED: \(why) (start one with `source scripts/postgres.sh`, or give --postgres URL)."
+                )
             case .success(let database):
                 do {
                     try await postgresIngest(database, into: &ingest, folder: folder, executors)

@@ -101,7 +101,7 @@ final class BenchServer: Sendable {
             urls.append("http://127.0.0.1:\(port)")
         }
         for url in urls { try await waitUntilListening(url) }
-        nonisolated(unsafe) let running = children
+        let running = children
         return BenchServer(
             label: "PostgreSQL, \(processes) checkin-server processes", repository: repository, urls: urls
         ) {
