@@ -143,8 +143,12 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "KioskRuntime", "KioskTesting", "KioskCapture", "KioskFramebuffer",
+                "KioskRuntime", "KioskTesting", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 

@@ -56,32 +56,34 @@ extension SQLiteDoorStore {
         }
     }
 
-    /// Writes the roster row (with the server's `version`; 0 for a CSV) and its name words.
+    /// Writes the roster row (with the server's `version`; 0 for a CSV) and its name words. Runs for every row
+    /// of a 100,000-guest download, so its statements take positional arguments (in the order of their
+    /// column lists) and the words go in through a cached statement rather than a record's `insert`, which
+    /// builds a persistence container and looks the table's schema up on every call.
     func upsert(_ guest: RosterGuest, version: Int64, at now: Date, _ db: Database) throws {
         let nameKey = SearchKey.fold(guest.name)
         let event = Int64(guest.event.rawValue)
+        let id = guest.guest.text
         try db.cachedStatement(
             sql: """
                 INSERT INTO roster (event, guest_id, tenant, name, name_key, email, email_key, party_size, status, notes,
                                     updated_at, version)
-                VALUES (:event, :guest_id, :tenant, :name, :name_key, :email, :email_key, :party_size, :status, :notes,
-                        :updated_at, :version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (event, guest_id) DO UPDATE SET
                     tenant = excluded.tenant, name = excluded.name, name_key = excluded.name_key, email = excluded.email,
                     email_key = excluded.email_key, party_size = excluded.party_size, status = excluded.status,
                     notes = excluded.notes, updated_at = excluded.updated_at, version = excluded.version
                 """
         ).execute(arguments: [
-            "event": event, "guest_id": guest.guest.text, "tenant": Int64(guest.tenant.rawValue),
-            "name": guest.name, "name_key": nameKey, "email": guest.email,
-            "email_key": SearchKey.fold(guest.email), "party_size": guest.partySize,
-            "status": guest.status.rawValue, "notes": guest.notes, "updated_at": now.storeMilliseconds,
-            "version": version,
+            event, id, Int64(guest.tenant.rawValue), guest.name, nameKey, guest.email, SearchKey.fold(guest.email),
+            guest.partySize, guest.status.rawValue, guest.notes, now.storeMilliseconds, version,
         ])
-        try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = :event AND guest_id = :guest_id")
-            .execute(arguments: ["event": event, "guest_id": guest.guest.text])
+        try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = ? AND guest_id = ?")
+            .execute(arguments: [event, id])
+        let insertWord = try db.cachedStatement(
+            sql: "INSERT INTO roster_words (event, word, guest_id) VALUES (?, ?, ?)")
         for word in SearchKey.words(ofFolded: nameKey) {
-            try RosterWordRecord(event: event, word: String(word), guestID: guest.guest.text).insert(db)
+            try insertWord.execute(arguments: [event, String(word), id])
         }
     }
 }

@@ -6,8 +6,13 @@ struct KioskBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-bench",
         abstract: "Benchmarks of the door pipeline; prints tables for BENCHMARKS.md.",
-        discussion: "Run in release: swift run -c release kiosk-bench [pipeline|lookup|robustness|idle|all]",
-        subcommands: [PipelineBench.self, LookupBench.self, RobustnessBench.self, IdleBench.self, AllBenches.self],
+        discussion: """
+            Run in release: swift run -c release kiosk-bench [pipeline|lookup|robustness|idle|all|sync]. \
+            'all' leaves out 'sync', which takes minutes and runs a check-in server (and PostgreSQL if reachable).
+            """,
+        subcommands: [
+            PipelineBench.self, LookupBench.self, RobustnessBench.self, IdleBench.self, SyncBench.self, AllBenches.self,
+        ],
         defaultSubcommand: AllBenches.self)
 }
 

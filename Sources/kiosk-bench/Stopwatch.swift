@@ -9,6 +9,17 @@ enum Stopwatch {
         let d = ContinuousClock.now - start
         return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
+
+    /// Seconds an asynchronous `body` takes.
+    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        return seconds(ContinuousClock.now - start)
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
 }
 
 extension Array where Element == Double {

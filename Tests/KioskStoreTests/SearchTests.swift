@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 import Testing
 
@@ -98,5 +99,19 @@ struct SearchTests {
         #expect(all.count == Fixture.roster.count, "every fixture code starts with A (bytes below 8)")
         #expect(try store.guests(codePrefix: "A", event: Fixture.event, limit: 2).count == 2)
         #expect(try store.guests(codePrefix: "ZZ", event: Fixture.event, limit: 10).isEmpty)
+    }
+}
+
+@Suite("Search keys")
+struct SearchKeyTests {
+    @Test("ASCII text folds as Foundation's case and diacritic folding does (the fast path)")
+    func asciiFoldsAsFoundationDoes() {
+        let printable = String((0x20..<0x7F).map { Character(UnicodeScalar(UInt8($0))) })
+        for text in [printable, "Anna  SMITH", " Dan\tBrown\n", "Mary-Jane O'Neil", "SMITHD@Example.ORG", ""] {
+            let foundation = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(SearchKey.fold(text) == foundation, "\(text)")
+        }
+        #expect(SearchKey.fold("Émile  ZOLA") == "emile zola")
     }
 }
