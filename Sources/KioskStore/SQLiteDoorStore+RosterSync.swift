@@ -45,7 +45,9 @@ extension SQLiteDoorStore {
     }
 
     /// Applies one page of the server's roster and saves `state` (the cursor after this page) in the same
-    /// transaction, so a download or delta cut anywhere resumes after the last page applied.
+    /// transaction, so a download or delta cut anywhere resumes after the last page applied. The commit does not
+    /// wait for the disk (`synchronous=NORMAL`): a power cut may lose the last pages, rows and cursor together,
+    /// and they are fetched again; check-ins keep their durable commits.
     ///
     /// Each row: ignored if older than the kiosk's (`version`); otherwise the roster row, its tombstone
     /// (cancelled on the server) and the guest's check-in (at any door, or none) become the server's. Merge
@@ -55,7 +57,7 @@ extension SQLiteDoorStore {
     public func applyRosterPage(_ updates: [RosterUpdate], state: RosterSyncState, at now: Date) throws
         -> RosterApplied
     {
-        try write("applying a roster page") { db in
+        try write("applying a roster page", durability: .normal) { db in
             var result = RosterApplied()
             let probe = try db.cachedStatement(
                 sql: """
