@@ -45,12 +45,16 @@ public struct RosterDownloader: Sendable {
         return report
     }
 
+    /// The first download, a page at a time; the next page is fetched while this one is applied (the transfer
+    /// hides behind the apply), and a page is applied only after every page before it.
     func download(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport) async throws {
-        while !state.complete {
-            let first = state.nextPage == nil
-            let page = try await source.rosterPage(event: event.rawValue, page: state.nextPage, changesSince: nil)
-                .answer
-            if first {
+        guard !state.complete else { return }
+        var next: RosterPage? = try await source.rosterPage(
+            event: event.rawValue, page: state.nextPage, changesSince: nil
+        ).answer
+        while let page = next {
+            async let following = self.page(after: page)
+            if state.nextPage == nil {
                 state.changeCursor = page.changeCursor
                 state.total = page.total
                 state.fetched = 0
@@ -65,7 +69,14 @@ public struct RosterDownloader: Sendable {
             report.add(try store.applyRosterPage(updates(page.guests, &report), state: state, at: clock.now()))
             report.pages += 1
             progress(state)
+            next = try await following
         }
+    }
+
+    /// The first download's page after `page`, or nil after the last.
+    func page(after page: RosterPage) async throws -> RosterPage? {
+        guard let next = page.nextPage else { return nil }
+        return try await source.rosterPage(event: event.rawValue, page: next, changesSince: nil).answer
     }
 
     func fetchChanges(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport)
