@@ -55,8 +55,12 @@ extension SyncBench {
                 ["", "seconds", "guests/s", "vs fetching only"],
                 [
                     ["download and apply (RosterDownloader.refresh)", f2(t), rate(guests, t), f2(t / f)],
-                    ["- waiting for pages (server, HTTP, JSON)", f2(waiting.median), "", f2(waiting.median / f)],
-                    ["- applying pages (kiosk store)", f2(t - waiting.median), "", f2((t - waiting.median) / f)],
+                    // The next page is fetched while one is applied: time in page requests overlaps the apply.
+                    ["- inside page requests (overlaps the apply)", f2(waiting.median), "", f2(waiting.median / f)],
+                    [
+                        "- the rest (apply not hidden by a request)", f2(t - waiting.median), "",
+                        f2((t - waiting.median) / f),
+                    ],
                     ["baseline: fetching the pages only", f2(f), rate(guests, f), "1.00"],
                 ]))
         print("\n(target: under 10 s; \(t < 10 ? "met" : "NOT met"): \(f2(t)) s)\n")
