@@ -55,6 +55,14 @@ public final class DoorController {
         display.show(.ready(status))
     }
 
+    /// The status line changed (news from the sync worker): redraws the ready screen with it, unless a verdict
+    /// is still held on screen, a guest waits for confirmation or staff are typing. Those screens show the new
+    /// status when they end.
+    public func statusChanged(at time: Date) {
+        if let shown = lastVerdictAt, time >= shown, time.timeIntervalSince(shown) < verdictHold { return }
+        showReady()
+    }
+
     /// Shows the verdict on a scan decided again after a roster refresh (see `DoorPipeline.decideAgain`).
     @discardableResult
     public func decideAgain(guest: GuestID, at time: Date, payload: String) -> ScanResult? {

@@ -119,7 +119,7 @@ final class DoorService: Service {
         if status.roster != .local { s.roster = status.roster }
         door.pipeline.updateRequired = status.updateRequired
         s.warning = ScreenText.syncWarning(pending: status.pending, updateRequired: status.updateRequired)
-        let shown = s != door.controller.status
+        let statusLineChanged = s != door.controller.status
         door.controller.status = s
         if changed {
             logger.notice("sync: \(status.connection.label), \(status.pending) pending")
@@ -127,7 +127,8 @@ final class DoorService: Service {
         for result in waits.refreshed(count: status.rosterRefreshes, now: Date(), door: door.controller) {
             logger.info("scan decided again after the roster refresh: \(result.verdict.name)")
         }
-        if changed || shown { door.controller.showReady() }
+        // After the rescans: a verdict just shown stays up for its hold.
+        if changed || statusLineChanged { door.controller.statusChanged(at: Date()) }
     }
 
     /// SIGHUP: read kiosk.conf again; a broken file is refused and the running settings stay.

@@ -46,6 +46,21 @@ import Testing
         #expect(controller.type(guest.guest.text + "\r", into: door, at: t0 + 10)?.verdict.name == "admitted")
     }
 
+    @Test func syncNewsNeverReplacesAVerdictStillOnScreen() throws {
+        let display = RecordingDisplay()
+        let door = try Fixtures.door(display: display)
+        let guest = try controller.activeGuest(door)
+        _ = controller.type(guest.guest.text + "\r", into: door, at: t0)
+        door.controller.status.connection = .online
+        door.controller.statusChanged(at: t0 + 1)  // within the 3 s hold: the verdict stays
+        guard case .verdict = display.last else {
+            Issue.record("the verdict was replaced by \(String(describing: display.last))")
+            return
+        }
+        door.controller.statusChanged(at: t0 + door.controller.verdictHold + 1)
+        #expect(display.last == .ready(door.controller.status))
+    }
+
     @Test func aScanNotInTheRosterIsDecidedAgainOnceTheRefreshBringsTheGuest() throws {
         let door = try Fixtures.door()
         let event = door.configuration.event
