@@ -79,4 +79,9 @@ public struct RosterPage: Codable, Equatable, Sendable {
 
     /// The largest page the server sends.
     public static let maximumSize = 500
+
+    /// The error code (HTTP 400) for a page or change cursor the server did not make (its database was
+    /// replaced): the kiosk downloads the roster again.
+    public static let unknownCursor = "unknown_cursor"
+
 }

@@ -32,7 +32,7 @@ public struct RosterDownloader: Sendable {
         do {
             try await download(&state, store: store, report: &report)
             try await fetchChanges(&state, store: store, report: &report)
-        } catch let error as SyncError where error.kind == .server(status: 400, code: "bad_request") {
+        } catch let error as SyncError where error.kind == .server(status: 400, code: RosterPage.unknownCursor) {
             // The server does not know the cursor (its database was replaced): download the roster again.
             // Scans get `rosterIncomplete` meanwhile: nothing is decided on a roster of another database.
             try store.startRosterDownload(event: event)

@@ -144,6 +144,7 @@ struct RouteTests {
                 uri: "/v1/events/\(event.id)/roster?page=garbage", method: .get, headers: device.headers
             ) { response throws in
                 #expect(response.status == .badRequest)
+                #expect(try Harness.decode(APIError.self, response.body).code == RosterPage.unknownCursor)
             }
         }
     }

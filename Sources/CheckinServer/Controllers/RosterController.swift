@@ -45,9 +45,11 @@ struct RosterController {
                 slice = try await repository.rosterPage(event: event.id, page: query.get("page"), limit: limit)
             }
         } catch RepositoryError.badCursor {
-            throw APIFailure.badRequest(
-                "the page or change cursor is not one this server made",
-                hint: "start the download again without 'page' and 'changesSince'")
+            throw APIFailure(
+                .badRequest,
+                APIError(
+                    code: RosterPage.unknownCursor, message: "the page or change cursor is not one this server made",
+                    hint: "start the download again without 'page' and 'changesSince'"))
         }
         return try Response.json(
             RosterPage(
