@@ -68,7 +68,7 @@ final class DoorService: Service {
             case .key(.refreshRoster):
                 if let requests {
                     logger.info("roster refresh asked at the keyboard")
-                    requests.refreshRoster()
+                    requests.syncNow()
                 }
             case .key(let key):
                 door.controller.handle(key: key, at: Date())
@@ -105,7 +105,7 @@ final class DoorService: Service {
                 continue
             }
             waits.add(guest, at: result.at)
-            requests.refreshRoster()
+            requests.syncNow()
         }
     }
 

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
+import struct Foundation.CharacterSet
 import struct Foundation.Data
 import struct Foundation.Date
 
@@ -94,22 +95,13 @@ public final class CheckinClient: Sendable {
             what: changesSince == nil ? "downloading the roster" : "fetching roster changes")
     }
 
-    /// Percent-encodes a cursor for a query string (cursors are opaque; keep only unreserved characters).
+    /// Percent-encodes a cursor for a query string (cursors are opaque): all but unreserved characters.
     static func queryValue(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                out.append(Character(UnicodeScalar(byte)))
-            default:
-                let hex = String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
-                out += "%" + hex
-            }
-        }
-        return out
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
+
+    static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `POST /v1/devices/heartbeat`.
     public func heartbeat(_ heartbeat: Heartbeat) async throws(SyncError) -> Exchange<HeartbeatAnswer> {

@@ -26,8 +26,8 @@ public struct SyncStatus: Equatable, Sendable {
     }
 }
 
-/// The door's requests to the sync worker: fetch the roster's changes now (a key at the kiosk, or a scan that
-/// was not in the roster while the server is reachable). Requests made while one is pending merge into it.
+/// What wakes the sync worker before its interval is up: the door asking for a round now (Ctrl-R, or a scan
+/// not in the roster) and the worker's own timer. Requests made while one is pending merge into it.
 public final class SyncRequests: Sendable {
     let wakes: AsyncStream<Void>
     private let input: AsyncStream<Void>.Continuation
@@ -36,5 +36,6 @@ public final class SyncRequests: Sendable {
         (wakes, input) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    public func refreshRoster() { input.yield() }
+    /// Runs a sync round (queue, then roster) as soon as the current one ends.
+    public func syncNow() { input.yield() }
 }

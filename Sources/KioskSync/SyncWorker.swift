@@ -123,7 +123,7 @@ public struct SyncWorker: Service {
             // Sleep until the next round, or until the door asks for one.
             let timer = Task { [clock, requests] in
                 try await clock.sleep(for: wait)
-                requests.wakeUp()
+                requests.syncNow()
             }
             let woken: Void? = await wakes.next()
             timer.cancel()
@@ -134,9 +134,4 @@ public struct SyncWorker: Service {
     func freshness(_ store: SQLiteDoorStore) throws -> RosterFreshness {
         try store.rosterSyncState(event: configuration.event)?.freshness ?? .local
     }
-}
-
-extension SyncRequests {
-    /// The worker's own timer: the next round is due.
-    func wakeUp() { refreshRoster() }
 }

@@ -44,9 +44,7 @@ struct Status: ParsableCommand {
             if let roster = try store.rosterSyncState(event: settings.event) {
                 if roster.complete {
                     let at = roster.fetchedAt.map { f.string(from: $0) } ?? "?"
-                    print(
-                        "roster: complete, up to date as of \(at) (\(RosterFreshness.current(fetchedAt: roster.fetchedAt ?? Date()).label(now: Date()) ?? ""))"
-                    )
+                    print("roster: complete, up to date as of \(at) (\(roster.freshness.label(now: Date()) ?? ""))")
                 } else {
                     print(
                         "roster: INCOMPLETE, \(roster.fetched) of \(roster.total.map(String.init) ?? "?") downloaded; scans say roster_incomplete until the download finishes (kioskctl roster refresh)"
