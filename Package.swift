@@ -93,6 +93,8 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
+        // Test support: the package's executables run as processes, the tests' PostgreSQL.
+        .target(name: "TestSupport", path: "Sources/TestSupport"),
         // Test support: synthetic door scenes (distortions) and fixture events.
         .target(
             name: "KioskTesting",
@@ -156,6 +158,7 @@ let package = Package(
             name: "checkin-server",
             dependencies: [
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "KioskCore",
+                "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -186,13 +189,14 @@ let package = Package(
         .testTarget(
             name: "KioskSyncTests",
             dependencies: [
-                "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting", "CheckinPostgres",
+                "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting", "CheckinPostgres", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "KioskCore",
+                "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -2,37 +2,15 @@ import CheckinCore
 import CheckinSQLite
 import Foundation
 import KioskCore
+import TestSupport
 import Testing
 
 /// The admin subcommands through the real `checkin-server` binary, on a database file.
 @Suite("checkin-server admin commands")
 struct CommandLineTests {
-    static let productsFolder: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/"
-            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("checkin-server").path)
-        {
-            url.deleteLastPathComponent()
-        }
-        return url.path
-    }()
-
     /// Runs `checkin-server` with `arguments`; returns the exit status, standard output and standard error.
     static func run(_ arguments: [String], in folder: String) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: productsFolder + "/checkin-server")
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try ChildProcess.run("checkin-server", arguments, in: folder)
     }
 
     @Test func anEventFromTheCommandLine() throws {

@@ -3,6 +3,7 @@ import CheckinPostgres
 import Foundation
 import Logging
 import PostgresNIO
+import TestSupport
 import Testing
 
 /// A fresh, empty database on the test server (scripts/postgres.sh), one per test, so tests never see each
@@ -12,22 +13,9 @@ struct PostgresTestDatabase: Sendable {
     /// The database's URL, for `checkin-server --postgres`.
     let url: String
 
-    struct NoServer: Error, CustomStringConvertible {
-        var description: String {
-            "no PostgreSQL for the tests: run scripts/postgres.sh first (it starts one on 127.0.0.1 and writes "
-                + "its URL to .build/pg/url), or set CHECKIN_TEST_POSTGRES_URL"
-        }
-    }
+    typealias NoServer = TestPostgres.NoServer
 
-    /// The URL from CHECKIN_TEST_POSTGRES_URL, else from .build/pg/url in the package.
-    static func url() throws -> String {
-        if let url = ProcessInfo.processInfo.environment["CHECKIN_TEST_POSTGRES_URL"], !url.isEmpty { return url }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let file = root.appendingPathComponent(".build/pg/url")
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw NoServer() }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func url() throws -> String { try TestPostgres.url() }
 
     /// The client on the URL's own database, which makes the per-test databases.
     static let admin: Result<PostgresClient, NoServer> = {

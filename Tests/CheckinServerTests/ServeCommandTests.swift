@@ -1,6 +1,7 @@
 import CheckinAPI
 import CheckinServer
 import Foundation
+import TestSupport
 import Testing
 
 /// `checkin-server serve` as a real process speaking HTTPS with a certificate from a CA made on the spot;
@@ -8,17 +9,7 @@ import Testing
 @Suite("checkin-server serve")
 struct ServeCommandTests {
     static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        p.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ChildProcess.shell(script, in: folder)
     }
 
     @Test(
@@ -47,7 +38,7 @@ struct ServeCommandTests {
 
         let port = Int.random(in: 20_000..<40_000)
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: CommandLineTests.productsFolder + "/checkin-server")
+        server.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/checkin-server")
         server.arguments = ["serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key"]
         server.currentDirectoryURL = URL(fileURLWithPath: folder)
         server.standardOutput = FileHandle.nullDevice

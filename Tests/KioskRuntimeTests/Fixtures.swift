@@ -4,25 +4,16 @@ import KioskDisplay
 import KioskRuntime
 import KioskStore
 import KioskTesting
+import TestSupport
 
 /// Paths of the package and its golden images, and helpers that make doors in temporary folders.
 enum Fixtures {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let packageRoot = ChildProcess.packageRoot
     static let testImages = packageRoot + "/test-images"
     static let configPath = packageRoot + "/kiosk.conf"
 
-    /// The folder the test bundle is in: the build's products, including the `kiosk` and `kioskctl` executables.
-    static let productsFolder: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("kiosk").path) {
-            url.deleteLastPathComponent()
-        }
-        return url.path
-    }()
+    /// The build's products, including the `kiosk` and `kioskctl` executables.
+    static let productsFolder = ChildProcess.productsFolder
 
     static func temporaryFolder() -> String {
         let path = NSTemporaryDirectory() + "kiosk-test-" + UUID().uuidString
@@ -56,20 +47,7 @@ enum Fixtures {
     static func run(_ executable: String, _ arguments: [String], currentDirectory: String = packageRoot) throws -> (
         Int32, String, String
     ) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: productsFolder + "/" + executable)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try ChildProcess.run(executable, arguments, in: currentDirectory)
     }
 }
 

@@ -64,6 +64,20 @@ struct LiveKioskFolder {
         }
     }
 
+    /// Starts the live `kiosk` on this folder's kiosk.conf, standard input empty; its standard error (the
+    /// text display) goes to `screen` if given.
+    func startKiosk(screen: Pipe? = nil) throws -> Process {
+        let kiosk = Process()
+        kiosk.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/kiosk")
+        kiosk.arguments = ["--config", "kiosk.conf"]
+        kiosk.currentDirectoryURL = URL(fileURLWithPath: folder)
+        kiosk.standardOutput = FileHandle.nullDevice
+        kiosk.standardError = screen ?? FileHandle.nullDevice
+        kiosk.standardInput = FileHandle.nullDevice
+        try kiosk.run()
+        return kiosk
+    }
+
     func pending() throws -> Int {
         try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting).pendingCount()
     }
@@ -182,16 +196,7 @@ struct EndToEndSyncTests {
         // 150 more, and the sync is killed while it uploads.
         let more = Array(roster[20..<170])
         try north.scanOffline(more, at: more.indices.map { base.addingTimeInterval(Double($0)) })
-        let sync = Process()
-        sync.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/kioskctl")
-        sync.arguments = ["sync", "--config", "kiosk.conf"]
-        sync.currentDirectoryURL = URL(fileURLWithPath: north.folder)
-        sync.standardOutput = FileHandle.nullDevice
-        sync.standardError = FileHandle.nullDevice
-        try sync.run()
-        try await Task.sleep(for: .milliseconds(Int.random(in: 20...400)))
-        kill(sync.processIdentifier, SIGKILL)
-        sync.waitUntilExit()
+        _ = try await FaultProxySyncTests.killedMidSync(north, after: .milliseconds(Int.random(in: 20...400)))
         let after = try north.kioskctl(["sync"])
         #expect(after.status == 0, "\(after.err)")
         #expect(try north.pending() == 0)

@@ -23,15 +23,8 @@ struct LiveKioskSyncTests {
         conf += "\nsource = replay:frames\ndisplay = text\n"
         try conf.write(toFile: north.folder + "/kiosk.conf", atomically: true, encoding: .utf8)
 
-        let kiosk = Process()
-        kiosk.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/kiosk")
-        kiosk.arguments = ["--config", "kiosk.conf"]
-        kiosk.currentDirectoryURL = URL(fileURLWithPath: north.folder)
         let err = Pipe()
-        kiosk.standardOutput = FileHandle.nullDevice
-        kiosk.standardError = err
-        kiosk.standardInput = FileHandle.nullDevice
-        try kiosk.run()
+        let kiosk = try north.startKiosk(screen: err)
         var pending = 60
         for _ in 0..<200 where pending > 0 {  // up to 20 s
             try await Task.sleep(for: .milliseconds(100))

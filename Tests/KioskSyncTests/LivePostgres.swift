@@ -1,24 +1,14 @@
 import CheckinPostgres
 import Foundation
 import PostgresNIO
+import TestSupport
 
 /// A fresh database on the tests' PostgreSQL (scripts/postgres.sh), one per test, for a live
 /// `checkin-server --postgres`.
 enum LivePostgres {
-    struct NoServer: Error, CustomStringConvertible {
-        var description: String {
-            "no PostgreSQL for the tests: run scripts/postgres.sh first (it starts one on 127.0.0.1 and writes "
-                + "its URL to .build/pg/url), or set CHECKIN_TEST_POSTGRES_URL"
-        }
-    }
+    typealias NoServer = TestPostgres.NoServer
 
-    /// The URL from CHECKIN_TEST_POSTGRES_URL, else from .build/pg/url in the package.
-    static func url() throws -> String {
-        if let url = ProcessInfo.processInfo.environment["CHECKIN_TEST_POSTGRES_URL"], !url.isEmpty { return url }
-        let file = LiveProcesses.packageRoot + "/.build/pg/url"
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw NoServer() }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func url() throws -> String { try TestPostgres.url() }
 
     /// Makes an empty database and returns its URL.
     static func makeDatabase() async throws -> String {

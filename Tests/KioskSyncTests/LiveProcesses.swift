@@ -1,24 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The package's executables run as real processes, and a `checkin-server serve` over HTTPS with a CA made on
 /// the spot (as Tests/CheckinServerTests/ServeCommandTests does).
 enum LiveProcesses {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static let productsFolder: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/"
-            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("checkin-server").path)
-        {
-            url.deleteLastPathComponent()
-        }
-        return url.path
-    }()
+    static let packageRoot = ChildProcess.packageRoot
+    static let productsFolder = ChildProcess.productsFolder
 
     static var toolsPresent: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
@@ -36,20 +24,7 @@ enum LiveProcesses {
     static func run(_ executable: String, _ arguments: [String], in folder: String) throws -> (
         status: Int32, out: String, err: String
     ) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: productsFolder + "/" + executable)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try ChildProcess.run(executable, arguments, in: folder)
     }
 
     /// Runs `checkin-server` and returns its standard output, trimmed; fails the test if it fails.
@@ -60,17 +35,7 @@ enum LiveProcesses {
     }
 
     static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        p.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ChildProcess.shell(script, in: folder)
     }
 
     /// A CA and a server certificate for localhost and 127.0.0.1 in `folder` (ca.pem, server.pem, server.key).

@@ -220,14 +220,7 @@ struct RosterSyncTests {
         conf += "\ntrusted_key = 2 issuer.pub.pem\nsource = replay:frames\ndisplay = text\n"
         try conf.write(toFile: east.folder + "/kiosk.conf", atomically: true, encoding: .utf8)
 
-        let kiosk = Process()
-        kiosk.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/kiosk")
-        kiosk.arguments = ["--config", "kiosk.conf"]
-        kiosk.currentDirectoryURL = URL(fileURLWithPath: east.folder)
-        kiosk.standardOutput = FileHandle.nullDevice
-        kiosk.standardError = FileHandle.nullDevice
-        kiosk.standardInput = FileHandle.nullDevice
-        try kiosk.run()
+        let kiosk = try east.startKiosk()
         defer {
             kiosk.terminate()
             kiosk.waitUntilExit()
