@@ -56,16 +56,27 @@ public struct ScanAttempt: Hashable, Sendable {
     }
 }
 
-/// A check-in waiting to be sent to the check-in server, in scan order.
+/// A check-in (or staff undoing one) waiting to be sent to the check-in server, in scan order.
 public struct PendingCheckIn: Hashable, Sendable {
+    /// What a queued item asks of the server.
+    public enum Kind: Hashable, Sendable {
+        case checkIn
+        /// Staff undid the check-in queued under `sequence` at this kiosk (nil: a check-in of this kiosk whose
+        /// queue sequence is unknown, such as one made before the kiosk kept it).
+        case revert(of: Int64?)
+    }
+
     public var sequence: Int64
+    /// For a revert: the guest, the door, the time staff undid it (`at`), and `arrived` 0.
     public var checkIn: CheckIn
+    public var kind: Kind
     public var attempts: Int
     public var lastError: String?
 
-    public init(sequence: Int64, checkIn: CheckIn, attempts: Int, lastError: String?) {
+    public init(sequence: Int64, checkIn: CheckIn, kind: Kind = .checkIn, attempts: Int, lastError: String?) {
         self.sequence = sequence
         self.checkIn = checkIn
+        self.kind = kind
         self.attempts = attempts
         self.lastError = lastError
     }

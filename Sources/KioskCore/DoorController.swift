@@ -4,7 +4,8 @@ import struct Foundation.Date
 ///
 /// Staff can type at any time: a confirmation code or the start of a name or e-mail, then Enter. Several
 /// matches are listed numbered; a digit picks one. In confirm mode, a guest on screen waits for Enter
-/// (digits first set how many arrived), Esc cancels.
+/// (digits first set how many arrived), Esc cancels. Ctrl-U lists the door's last check-ins; a digit undoes
+/// one (a mistaken admit).
 public final class DoorController {
     public let pipeline: DoorPipeline
     public let display: any StatusDisplay
@@ -12,7 +13,11 @@ public final class DoorController {
     private var query = ""
     private var matches: [RosterGuest] = []
     private var arrivedTyped = ""
+    /// Staff pressed the undo key: the check-ins offered, newest first (nil when not undoing).
+    private var undoList: [RecentCheckIn]?
     public static let maximumMatches = 9
+    /// How many of the door's last check-ins the undo key offers.
+    public static let undoableCheckIns = 5
 
     public init(pipeline: DoorPipeline, display: any StatusDisplay, status: DoorStatus) {
         self.pipeline = pipeline
@@ -39,7 +44,7 @@ public final class DoorController {
     /// Shows the live camera picture between guests: not over a verdict still on screen, a pending
     /// confirmation, or staff typing.
     public func showPreview(_ frame: GrayFrame, at time: Date) {
-        guard pipeline.pending == nil, query.isEmpty, matches.isEmpty else { return }
+        guard pipeline.pending == nil, query.isEmpty, matches.isEmpty, undoList == nil else { return }
         if let shown = lastVerdictAt, time.timeIntervalSince(shown) < verdictHold, time >= shown { return }
         if lastVerdictAt != nil {
             // The verdict has been up long enough: back to the ready screen, then the picture.
@@ -51,7 +56,7 @@ public final class DoorController {
 
     /// Puts the ready screen back (after a camera state change, say).
     public func showReady() {
-        guard pipeline.pending == nil, query.isEmpty, matches.isEmpty else { return }
+        guard pipeline.pending == nil, query.isEmpty, matches.isEmpty, undoList == nil else { return }
         display.show(.ready(status))
     }
 
@@ -92,11 +97,12 @@ public final class DoorController {
             case .character(let c) where c.isASCII && c.isNumber && arrivedTyped.count < 3:
                 arrivedTyped.append(c)
                 display.show(.confirm(waiting.guest.summary, arrived: arrivedTyped))
-            case .character, .refreshRoster:
+            case .character, .refreshRoster, .undo:
                 break
             }
             return nil
         }
+        if undoList != nil { return handle(undoKey: key, at: time) }
         switch key {
         case .escape:
             query = ""
@@ -119,6 +125,45 @@ public final class DoorController {
             return submit(at: time)
         case .refreshRoster:
             break  // the door loop asks the sync worker
+        case .undo:
+            query = ""
+            matches = []
+            showUndoList(message: nil)
+        }
+        return nil
+    }
+
+    /// The undo screen: the door's last check-ins, a digit undoes one, Esc leaves.
+    private func showUndoList(message: String?) {
+        do {
+            let list = try pipeline.store.recentCheckIns(
+                event: pipeline.validator.event, door: pipeline.settings.door, limit: Self.undoableCheckIns)
+            undoList = list
+            let keys =
+                list.isEmpty
+                ? "No check-in at this door to undo. Esc to go back"
+                : "Press 1-\(list.count) to undo that check-in, Esc to keep them all"
+            display.show(.undo(list, message: [message, keys].compactMap { $0 }.joined(separator: ". ")))
+        } catch {
+            undoList = []
+            display.show(.undo([], message: "Cannot read the last check-ins: \(error). Esc to go back"))
+        }
+    }
+
+    private func handle(undoKey key: KeyEvent, at time: Date) -> ScanResult? {
+        switch key {
+        case .escape, .undo:
+            undoList = nil
+            display.show(.ready(status))
+        case .character(let c):
+            guard let list = undoList, let n = c.wholeNumberValue, n >= 1, n <= list.count else { return nil }
+            guard let result = pipeline.undo(list[n - 1], at: time) else {
+                showUndoList(message: "\(list[n - 1].guest.name) is no longer checked in here: nothing undone")
+                return nil
+            }
+            return finish(result)
+        case .enter, .backspace, .refreshRoster:
+            break
         }
         return nil
     }
@@ -170,8 +215,12 @@ public final class DoorController {
 
     private func show(_ result: ScanResult) {
         lastVerdictAt = result.at
-        // The check-in was queued before this verdict: the status line counts it at once.
-        if case .admitted = result.verdict { status.pendingCheckIns += 1 }
+        undoList = nil
+        // The check-in (or its revert) was queued before this verdict: the status line counts it at once.
+        switch result.verdict {
+        case .admitted, .checkInUndone: status.pendingCheckIns += 1
+        default: break
+        }
         if case .awaitingConfirmation(let g) = result.verdict {
             arrivedTyped = ""
             display.show(.confirm(g, arrived: ""))

@@ -97,6 +97,27 @@ public final class DoorPipeline {
                 guest: p.guest.guest, verdict: "confirmation_cancelled", reason: "staff cancelled"))
     }
 
+    /// Undoes one of the door's last check-ins, chosen by staff (a mistaken admit): the local check-in goes, a
+    /// revert is queued for the server, the guest's pass admits again. Nil when that check-in is no longer the
+    /// guest's check-in here (nothing changed).
+    public func undo(_ recent: RecentCheckIn, at time: Date) -> ScanResult? {
+        let reason = "staff undid the check-in made at \(recent.checkIn.at) (queue item \(recent.sequence))"
+        let attempt = ScanAttempt(
+            at: time, door: settings.door, source: .manual, payload: "undo:\(recent.guest.guest.text)",
+            guest: recent.guest.guest, verdict: Verdict.checkInUndone(recent.guest.summary).name, reason: reason)
+        do {
+            switch try store.revert(recent, attempt: attempt) {
+            case .reverted:
+                return ScanResult(
+                    verdict: .checkInUndone(recent.guest.summary), at: time, source: .manual, auditReason: reason)
+            case .notCheckedInHere:
+                return nil
+            }
+        } catch {
+            return ScanResult(verdict: .recordFailed("\(error)"), at: time, source: .manual, auditReason: "\(error)")
+        }
+    }
+
     /// The `rosterIncomplete` verdict while the first roster download has not finished, else nil.
     private func rosterIncomplete(
         at time: Date, source: ScanSource, payload: String, guest: GuestID?

@@ -29,6 +29,12 @@ public protocol DoorStore: AnyObject {
     func guests(codePrefix: String, event: EventID, limit: Int) throws -> [RosterGuest]
     /// Guests of the event whose name, a word of the name, or e-mail starts with `prefix`, case-insensitively.
     func searchGuests(prefix: String, event: EventID, limit: Int) throws -> [RosterGuest]
+    /// The last check-ins this door made at the event (newest first, at most `limit`) that are still the
+    /// guests' check-ins here: what staff may undo.
+    func recentCheckIns(event: EventID, door: String, limit: Int) throws -> [RecentCheckIn]
+    /// Undoes a check-in made here: removes the local check-in, queues a revert naming its sequence and
+    /// audits it, in one durable transaction. The guest can then be checked in again.
+    func revert(_ recent: RecentCheckIn, attempt: ScanAttempt) throws -> RevertWrite
     /// The first roster download's progress while it is incomplete (an enrolled kiosk); nil once complete, and
     /// always nil for a standalone door (roster from a CSV).
     func incompleteRoster(event: EventID) throws -> RosterProgress?

@@ -6,6 +6,8 @@ public enum KeyEvent: Equatable, Sendable {
     case backspace
     /// Ctrl-R: fetch the roster's changes from the server now.
     case refreshRoster
+    /// Ctrl-U: undo one of the last check-ins at this door (a mistaken admit).
+    case undo
 
     /// Turns terminal input bytes into keys. Escape sequences (arrows, function keys) are dropped;
     /// a lone ESC is Esc.
@@ -41,6 +43,7 @@ public enum KeyEvent: Equatable, Sendable {
             case 0x0D, 0x0A: return .enter
             case 0x7F, 0x08: return .backspace
             case 0x12: return .refreshRoster
+            case 0x15: return .undo
             case 0x20..<0x7F: return .character(Character(UnicodeScalar(byte)))
             case 0x80...:
                 utf8.append(byte)

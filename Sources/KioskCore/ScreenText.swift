@@ -31,4 +31,12 @@ public enum ScreenText {
         }
         return nil
     }
+
+    /// The undo screen's title.
+    public static let undoHeadline = "UNDO A CHECK-IN"
+
+    /// What an undo row says of the check-in besides the name: when, how many arrived, the code.
+    public static func undoDetail(_ recent: RecentCheckIn, time: String) -> String {
+        "checked in \(time)   \(recent.checkIn.arrived) of \(recent.guest.partySize) arrived   \(recent.guest.guest.displayCode)"
+    }
 }

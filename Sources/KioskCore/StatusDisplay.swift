@@ -34,6 +34,8 @@ public enum DoorScreen: Equatable, Sendable {
     case manualEntry(query: String, matches: [RosterGuest], message: String?)
     /// Confirm mode: a guest waits for Enter; `arrived` is what staff typed so far.
     case confirm(GuestSummary, arrived: String)
+    /// Staff pressed the undo key: the door's last check-ins, newest first, numbered from 1.
+    case undo([RecentCheckIn], message: String)
 }
 
 /// A screen at the door: the framebuffer, or text for headless boxes and SSH.

@@ -19,6 +19,9 @@ public enum Verdict: Equatable, Sendable {
     case updateRequired
     /// The local database refused the write: nothing may be assumed recorded.
     case recordFailed(String)
+    /// Staff undid the guest's check-in here (a mistaken admit): the revert is queued for the server, and the
+    /// guest's pass admits again.
+    case checkInUndone(GuestSummary)
 
     /// The machine name used in replay output and the audit log.
     public var name: String {
@@ -32,6 +35,7 @@ public enum Verdict: Equatable, Sendable {
         case .rosterIncomplete: "roster_incomplete"
         case .updateRequired: "update_required"
         case .recordFailed: "record_failed"
+        case .checkInUndone: "check_in_undone"
         }
     }
 
@@ -39,6 +43,7 @@ public enum Verdict: Equatable, Sendable {
         switch self {
         case .admitted(let g, _), .awaitingConfirmation(let g), .alreadyCheckedIn(let g, _, _): g
         case .cancelled(let g): g
+        case .checkInUndone(let g): g
         case .notValidHere, .notInRoster, .rosterIncomplete, .updateRequired, .recordFailed: nil
         }
     }
@@ -55,6 +60,7 @@ public enum Verdict: Equatable, Sendable {
         case .rosterIncomplete: "ROSTER INCOMPLETE"
         case .updateRequired: "UPDATE REQUIRED"
         case .recordFailed: "CANNOT RECORD"
+        case .checkInUndone: "CHECK-IN UNDONE"
         }
     }
 
@@ -71,6 +77,7 @@ public enum Verdict: Equatable, Sendable {
         case .rosterIncomplete(let p):
             "Roster download at \(p.fetched) of \(p.total.map(String.init) ?? "?"): connect to the network to finish"
         case .recordFailed(let why): "Not recorded (\(why)). Do not admit; call the organizer."
+        case .checkInUndone: "Not checked in any more: the pass admits again"
         }
     }
 }

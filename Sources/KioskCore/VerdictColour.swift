@@ -5,12 +5,12 @@ public enum VerdictColour: String, Sendable, CaseIterable {
 }
 
 extension Verdict {
-    /// Green admitted and awaiting confirmation, amber already checked in, red not valid, cancelled and record
+    /// Green admitted and awaiting confirmation, amber already checked in and an undone check-in, red not valid, cancelled and record
     /// failed, blue not in roster and roster incomplete.
     public var colour: VerdictColour {
         switch self {
         case .admitted, .awaitingConfirmation: .green
-        case .alreadyCheckedIn: .amber
+        case .alreadyCheckedIn, .checkInUndone: .amber
         case .notValidHere, .cancelled, .recordFailed, .updateRequired: .red
         case .notInRoster, .rosterIncomplete: .blue
         }

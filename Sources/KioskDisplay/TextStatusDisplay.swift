@@ -56,6 +56,13 @@ public final class TextStatusDisplay: StatusDisplay {
                 )
             }
             if let message { lines.append("  \(message)") }
+        case .undo(let recent, let message):
+            lines.append("\(ScreenText.undoHeadline) (this door's last check-ins, newest first)")
+            for (i, r) in recent.enumerated() {
+                lines.append(
+                    "  \(i + 1). \(r.guest.name)   \(ScreenText.undoDetail(r, time: Self.timeText(r.checkIn.at)))")
+            }
+            lines.append("  \(message)")
         case .confirm(let g, let arrived):
             lines.append(paint(.green, "\(ScreenText.confirmHeadline): \(g.name)   \(ScreenText.party(g.partySize))"))
             if let notes = ScreenText.notes(g.notes) { lines.append("  " + notes) }

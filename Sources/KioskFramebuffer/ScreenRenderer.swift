@@ -44,6 +44,8 @@ public final class ScreenRenderer {
             return confirmLayout(guest, arrived: arrived, metrics)
         case .manualEntry(let query, let matches, let message):
             return manualEntryLayout(query: query, matches: matches, message: message, metrics)
+        case .undo(let recent, let message):
+            return undoLayout(recent, message: message, metrics)
         }
     }
 

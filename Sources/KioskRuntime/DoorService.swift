@@ -42,8 +42,8 @@ final class DoorService: Service {
         door.controller.verdictHold = configuration.verdictSeconds
         var policy = CapturePolicy(settings: .init(configuration))
         door.controller.start()
-        heartbeat.doorLoopAnswered()
         notifier.notify("READY=1")
+        heartbeat.doorLoopAnswered()  // after READY=1: the watchdog pings only from here on
         var rate = FrameRateMeter()
         var waits = RefreshWaits()
         var lastRateLog = Date.distantPast

@@ -42,10 +42,14 @@ public final class WatchdogService: Service {
     }
 
     /// Pings the watchdog if every part of the door is alive at `now`; logs a stall once per episode.
-    /// Returns whether it pinged.
+    /// Returns whether it pinged. Until the door loop has started (it answers first right after `READY=1`),
+    /// it neither pings nor judges: systemd starts the watchdog at `READY=1`, and a slow start-up (opening the
+    /// database, loading a replay folder on a loaded machine) is its start timeout's business.
     @discardableResult
     func check(now: Date, since started: Date) -> Bool {
-        let stall = heartbeat.current.stall(now: now, since: started, limit: limit)
+        let liveness = heartbeat.current
+        guard liveness.doorLoop != nil else { return false }
+        let stall = liveness.stall(now: now, since: started, limit: limit)
         let first = reported.withLock { reported in
             defer { reported = stall }
             return reported == nil && stall != nil

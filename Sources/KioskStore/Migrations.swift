@@ -7,7 +7,7 @@
 /// Times are milliseconds since 1970 (INTEGER). Guest ids are the 16-character base32 codes. `name_key`,
 /// `email_key` and `roster_words.word` are written by the store (`SearchKey`), not by SQL.
 enum Migrations {
-    static let all: [Migration] = [createTables, rosterWords, syncState, rosterSync]
+    static let all: [Migration] = [createTables, rosterWords, syncState, rosterSync, reverts]
 
     static let createTables = Migration(
         number: 1, name: "roster, tombstones, check-ins, sync queue, audit log",
@@ -165,5 +165,16 @@ enum Migrations {
             ALTER TABLE sync_queue ADD COLUMN kind TEXT NOT NULL DEFAULT 'check_in'
                 CHECK (kind IN ('check_in', 'revert'));
             CREATE INDEX sync_queue_by_guest ON sync_queue (event, guest_id);
+            """)
+
+    /// Undoing a check-in from the kiosk: each check-in made here keeps its queue sequence (a revert names it,
+    /// so the server undoes that scan and not another door's), a queued revert the sequence it undoes, and a
+    /// refused item its kind.
+    static let reverts = Migration(
+        number: 5, name: "check-ins keep their queue sequence, reverts name theirs",
+        sql: """
+            ALTER TABLE check_ins ADD COLUMN queue_sequence INTEGER;
+            ALTER TABLE sync_queue ADD COLUMN reverts INTEGER;
+            ALTER TABLE sync_failures ADD COLUMN kind TEXT NOT NULL DEFAULT 'check_in';
             """)
 }

@@ -66,7 +66,8 @@ extension SQLiteDoorStore {
     }
 
     /// Applies the server's answers in one transaction: each answered item leaves the queue; a superseded one
-    /// is kept in `sync_superseded` (and the guest's local check-in becomes the winning door's), a rejected one
+    /// is kept in `sync_superseded` (and the guest's local check-in, if it is still that scan's, becomes the
+    /// winning door's: not this door's to undo any more), a rejected one
     /// in `sync_failures`. An answer for an item no longer
     /// queued (answered before) changes nothing. Returns how many queued items it took out.
     @discardableResult
@@ -92,8 +93,9 @@ extension SQLiteDoorStore {
                     if let door, let at {
                         try db.execute(
                             sql: """
-                                UPDATE check_ins SET door = :winning_door, at = :winning_at
+                                UPDATE check_ins SET door = :winning_door, at = :winning_at, queue_sequence = NULL
                                 WHERE (event, guest_id) IN (SELECT event, guest_id FROM sync_queue WHERE sequence = :sequence)
+                                    AND (queue_sequence IS NULL OR queue_sequence = :sequence)
                                 """,
                             arguments: key + ["winning_door": door, "winning_at": at.storeMilliseconds])
                     }
@@ -102,9 +104,9 @@ extension SQLiteDoorStore {
                         sql: """
                             INSERT OR REPLACE INTO sync_failures
                                 (sequence, event, guest_id, door, at, arrived, source, idempotency_key, reason,
-                                 failed_at)
+                                 failed_at, kind)
                             SELECT sequence, event, guest_id, door, at, arrived, source, idempotency_key, :reason,
-                                :now
+                                :now, kind
                             FROM sync_queue WHERE sequence = :sequence
                             """,
                         arguments: key + ["reason": reason])

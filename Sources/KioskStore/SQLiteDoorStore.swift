@@ -120,6 +120,15 @@ public final class SQLiteDoorStore: DoorStore {
                     return .alreadyRecorded(existing)
                 }
                 try QueuedCheckInRecord(checkIn: checkIn).insert(db)
+                // The check-in keeps its queue sequence: undoing it names this scan to the server.
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE check_ins SET queue_sequence = :sequence WHERE event = :event AND guest_id = :guest_id
+                        """
+                ).execute(arguments: [
+                    "event": Int64(checkIn.event.rawValue), "guest_id": checkIn.guest.text,
+                    "sequence": db.lastInsertedRowID,
+                ])
                 try AuditRecord(attempt).insert(db)
                 return .recorded
             }

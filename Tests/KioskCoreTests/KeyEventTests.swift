@@ -11,6 +11,11 @@ import Testing
         #expect(keys == [.character("a"), .character("b"), .backspace, .enter, .escape, .character("x")])
     }
 
+    @Test func ctrlRRefreshesTheRosterAndCtrlUUndoes() {
+        var p = KeyEvent.Parser()
+        #expect(p.parse([0x12, 0x15, 0x01]) == [.refreshRoster, .undo])
+    }
+
     @Test func dropsArrowKeys() {
         var p = KeyEvent.Parser()
         #expect(parse(&p, [0x1B, UInt8(ascii: "["), UInt8(ascii: "A"), UInt8(ascii: "z")]) == [.character("z")])

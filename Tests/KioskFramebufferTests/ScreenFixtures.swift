@@ -53,6 +53,23 @@ enum ScreenFixtures {
                     rosterGuest("Hopkins, Johns", email: "jh@example.org", party: 4, cancelled: true, byte: 5),
                 ], message: "Press 1-3 to choose, Esc to clear")
         ),
+        ("check-in-undone", verdict(.checkInUndone(ada))),
+        (
+            "undo",
+            .undo(
+                [
+                    RecentCheckIn(
+                        guest: rosterGuest("Grace Hopper", email: "grace@navy.example", party: 2, byte: 2),
+                        checkIn: CheckIn(
+                            guest: grace.guest, event: EventID(7), door: "North door", at: earlier, arrived: 2,
+                            source: .camera), sequence: 12),
+                    RecentCheckIn(
+                        guest: rosterGuest("Ada Lovelace", email: "ada@example.org", party: 3, byte: 1),
+                        checkIn: CheckIn(
+                            guest: ada.guest, event: EventID(7), door: "North door", at: earlier - 95, arrived: 1,
+                            source: .manual), sequence: 11),
+                ], message: "Press 1-2 to undo that check-in, Esc to keep them all")
+        ),
         ("ready", .ready(status)),
     ]
 

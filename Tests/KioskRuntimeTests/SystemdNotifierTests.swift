@@ -42,6 +42,10 @@ import Testing
         let start = Date(timeIntervalSince1970: 1_000)
 
         heartbeat.captureRunning(true, at: start)
+        // Starting up (the door loop has not answered yet): no ping, and no stall however long it takes.
+        #expect(!watchdog.check(now: start + 30, since: start))
+        #expect(socket.receive(timeout: 0.2) == nil)
+
         heartbeat.doorLoopAnswered(at: start + 1)
         heartbeat.captureTurned(at: start + 1)
         #expect(watchdog.check(now: start + 2, since: start))

@@ -14,6 +14,8 @@ struct ExportedLine: Decodable {
     var scannedAt: Date
     var correctedAt: Date
     var outcome: String?
+    var kind: String?
+    var reverts: ItemKey?
 }
 
 /// A kiosk in its own folder: kiosk.conf naming the live server (or `serverURL`, a proxy in front of it), its
@@ -64,18 +66,27 @@ struct LiveKioskFolder {
         }
     }
 
-    /// Starts the live `kiosk` on this folder's kiosk.conf, standard input empty; its standard error (the
-    /// text display) goes to `screen` if given.
-    func startKiosk(screen: Pipe? = nil) throws -> Process {
+    /// Starts the live `kiosk` on this folder's kiosk.conf, standard input empty (or `keyboard`); its standard
+    /// error (the text display) goes to `screen` if given.
+    func startKiosk(screen: Pipe? = nil, keyboard: Pipe? = nil) throws -> Process {
         let kiosk = Process()
         kiosk.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/kiosk")
         kiosk.arguments = ["--config", "kiosk.conf"]
         kiosk.currentDirectoryURL = URL(fileURLWithPath: folder)
         kiosk.standardOutput = FileHandle.nullDevice
         kiosk.standardError = screen ?? FileHandle.nullDevice
-        kiosk.standardInput = FileHandle.nullDevice
+        kiosk.standardInput = keyboard ?? FileHandle.nullDevice
         try kiosk.run()
         return kiosk
+    }
+
+    /// The live kiosk gets no frames (an empty replay folder) and shows the text display: it runs until
+    /// SIGTERM, driven by its keyboard and its sync worker.
+    func runWithoutFrames() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+        var conf = try String(contentsOfFile: folder + "/kiosk.conf", encoding: .utf8)
+        conf += "\nsource = replay:frames\ndisplay = text\n"
+        try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
     }
 
     func pending() throws -> Int {

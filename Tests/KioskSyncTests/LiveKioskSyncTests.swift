@@ -17,11 +17,7 @@ struct LiveKioskSyncTests {
         let guests = Array(try EndToEndSyncTests.roster().prefix(60))
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 900).rounded())
         try north.scanOffline(guests, at: guests.indices.map { base.addingTimeInterval(Double($0)) })
-        // No frames: an empty replay folder; the door runs until SIGTERM.
-        try FileManager.default.createDirectory(atPath: north.folder + "/frames", withIntermediateDirectories: true)
-        var conf = try String(contentsOfFile: north.folder + "/kiosk.conf", encoding: .utf8)
-        conf += "\nsource = replay:frames\ndisplay = text\n"
-        try conf.write(toFile: north.folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        try north.runWithoutFrames()
 
         let err = Pipe()
         let kiosk = try north.startKiosk(screen: err)

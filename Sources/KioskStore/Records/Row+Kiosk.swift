@@ -46,7 +46,7 @@ extension Row {
     }
 
     /// The path and operation are filled in where the error leaves the store (`SQLiteDoorStore.storeError`).
-    private func corrupt(_ what: String) -> StoreError {
+    func corrupt(_ what: String) -> StoreError {
         .corruptValue(what, operation: "reading a row", path: "")
     }
 }
