@@ -13,6 +13,7 @@ struct ExportedLine: Decodable {
     var door: String
     var scannedAt: Date
     var correctedAt: Date
+    var receivedAt: Date
     var outcome: String?
     var kind: String?
     var reverts: ItemKey?
