@@ -46,6 +46,8 @@ public protocol CheckinRepository: Sendable {
     func device(tokenHash: String) async throws -> Device?
     func device(id: String) async throws -> Device?
     func devices(tenant: TenantID) async throws -> [Device]
+    /// The devices enrolled with a code made for this event, each with who made that code.
+    func devices(event: EventID) async throws -> [EventDevice]
     /// Throws `notFound` when the tenant has no such device.
     func revokeDevice(_ id: String, tenant: TenantID, at time: Date) async throws
     /// Keeps the device's last report and last-seen time.
@@ -59,6 +61,17 @@ public protocol CheckinRepository: Sendable {
     func checkIns(event: EventID) async throws -> [CheckIn]
     /// Every scan that reached the server, in the order it was received.
     func checkInEvents(event: EventID) async throws -> [CheckInEvent]
+
+    // MARK: Organizers and their sign-ins
+
+    /// Throws `duplicateOrganizer` when the address has an account, `notFound` when the tenant does not exist.
+    func createOrganizer(_ organizer: NewOrganizer, at time: Date) async throws -> Organizer
+    /// By normalised address.
+    func organizer(email: String) async throws -> Organizer?
+    func createWebSession(_ session: WebSession) async throws
+    /// The session with this token hash and its organizer, expired or not.
+    func webSession(tokenHash: String) async throws -> (WebSession, Organizer)?
+    func deleteWebSession(tokenHash: String) async throws
 
     // MARK: Audit and admin
 

@@ -80,11 +80,14 @@ public struct EnrolmentCode: Equatable, Sendable {
     public var createdAt: Date
     public var expiresAt: Date
     public var usedAt: Date?
+    /// Who made it: an organizer's e-mail address, or "admin" (the command line or the admin token).
+    public var createdBy: String
 
     public init(
         codeHash: String, tenant: TenantID, event: EventID, replacesDevice: String? = nil,
-        createdAt: Date, expiresAt: Date, usedAt: Date? = nil
+        createdAt: Date, expiresAt: Date, usedAt: Date? = nil, createdBy: String = "admin"
     ) {
+        self.createdBy = createdBy
         self.codeHash = codeHash
         self.tenant = tenant
         self.event = event
@@ -118,5 +121,16 @@ public struct Enrolling: Equatable, Sendable {
         self.queueEpoch = queueEpoch
         self.door = door
         self.kioskVersion = kioskVersion
+    }
+}
+
+/// A device as the sync monitor lists it: with who made the code it enrolled with.
+public struct EventDevice: Equatable, Sendable {
+    public var device: Device
+    public var enrolledBy: String
+
+    public init(device: Device, enrolledBy: String) {
+        self.device = device
+        self.enrolledBy = enrolledBy
     }
 }

@@ -10,4 +10,6 @@ public enum RepositoryError: Error, Equatable, Sendable {
     case badCursor
     /// A guest id that is already in the event.
     case duplicateGuest(String)
+    /// An organizer's e-mail address that already has an account.
+    case duplicateOrganizer(String)
 }

@@ -49,9 +49,10 @@ extension PostgresCheckinRepository {
             }
             try await connection.query(
                 """
-                INSERT INTO enrolment_code (code_hash, tenant_id, event_id, replaces_device, created_at, expires_at)
+                INSERT INTO enrolment_code
+                    (code_hash, tenant_id, event_id, replaces_device, created_at, expires_at, created_by)
                 VALUES (\(code.codeHash), \(tenantId), \(Int64(code.event.rawValue)), \(code.replacesDevice),
-                    \(code.createdAt), \(code.expiresAt))
+                    \(code.createdAt), \(code.expiresAt), \(code.createdBy))
                 """, logger: logger)
         }
     }
@@ -114,6 +115,23 @@ extension PostgresCheckinRepository {
         try await rows(
             "SELECT \(unescaped: Self.deviceColumns) FROM device WHERE tenant_id = \(Int64(tenant.rawValue)) ORDER BY id"
         ).map(Self.device)
+    }
+
+    public func devices(event: EventID) async throws -> [EventDevice] {
+        let event = Int64(event.rawValue)
+        return try await rows(
+            """
+            SELECT \(unescaped: Self.deviceColumns),
+                (SELECT c.created_by FROM enrolment_code AS c WHERE c.device_id = device.id AND c.event_id = \(event)
+                 ORDER BY c.used_at DESC NULLS LAST LIMIT 1) AS enrolled_by
+            FROM device
+            WHERE id IN (SELECT device_id FROM enrolment_code WHERE event_id = \(event))
+            ORDER BY door, id
+            """
+        ).map { row in
+            EventDevice(
+                device: try Self.device(row), enrolledBy: try row["enrolled_by"].decode(String?.self) ?? "admin")
+        }
     }
 
     public func revokeDevice(_ id: String, tenant: TenantID, at time: Date) async throws {

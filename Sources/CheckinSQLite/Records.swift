@@ -88,6 +88,30 @@ struct EnrolmentCodeRow: SnakeCaseRecord {
     var expiresAt: Date
     var usedAt: Date?
     var deviceId: String?
+    var createdBy: String
+}
+
+struct OrganizerRow: SnakeCaseRecord {
+    static let databaseTableName = "organizer"
+    var id: Int64?
+    var tenantId: Int64
+    var email: String
+    var name: String
+    var passwordHash: String
+    var createdAt: Date
+
+    enum Columns {
+        static let email = Column("email")
+    }
+}
+
+struct WebSessionRow: SnakeCaseRecord {
+    static let databaseTableName = "web_session"
+    var tokenHash: String
+    var organizerId: Int64
+    var csrfToken: String
+    var createdAt: Date
+    var expiresAt: Date
 }
 
 struct CheckInRow: SnakeCaseRecord {

@@ -17,7 +17,7 @@ extension SQLiteCheckinRepository {
             try EnrolmentCodeRow(
                 codeHash: code.codeHash, tenantId: Int64(code.tenant.rawValue), eventId: Int64(code.event.rawValue),
                 replacesDevice: code.replacesDevice, createdAt: code.createdAt, expiresAt: code.expiresAt,
-                usedAt: nil, deviceId: nil
+                usedAt: nil, deviceId: nil, createdBy: code.createdBy
             ).insert(db)
         }
     }
@@ -67,6 +67,25 @@ extension SQLiteCheckinRepository {
         try await writer.read { db in
             try DeviceRow.filter(DeviceRow.Columns.tenantId == Int64(tenant.rawValue)).order(Column("id"))
                 .fetchAll(db).map(\.device)
+        }
+    }
+
+    public func devices(event: EventID) async throws -> [EventDevice] {
+        try await writer.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.*, (SELECT c.created_by FROM enrolment_code AS c
+                                 WHERE c.device_id = d.id AND c.event_id = :event
+                                 ORDER BY c.used_at DESC LIMIT 1) AS enrolled_by
+                    FROM device AS d
+                    WHERE d.id IN (SELECT device_id FROM enrolment_code WHERE event_id = :event)
+                    ORDER BY d.door, d.id
+                    """, arguments: ["event": Int64(event.rawValue)])
+            return try rows.map { row in
+                EventDevice(
+                    device: try DeviceRow(row: row).device, enrolledBy: row["enrolled_by"] ?? "admin")
+            }
         }
     }
 

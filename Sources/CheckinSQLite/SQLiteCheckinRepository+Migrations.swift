@@ -133,6 +133,28 @@ extension SQLiteCheckinRepository {
                     );
                     """)
         }
+        migrator.registerMigration("0002 organizers, their web sessions, who made an enrolment code") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE organizer (
+                        id INTEGER PRIMARY KEY,
+                        tenant_id INTEGER NOT NULL REFERENCES tenant(id),
+                        email TEXT NOT NULL UNIQUE,
+                        name TEXT NOT NULL,
+                        password_hash TEXT NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE TABLE web_session (
+                        token_hash TEXT PRIMARY KEY,
+                        organizer_id INTEGER NOT NULL REFERENCES organizer(id),
+                        csrf_token TEXT NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        expires_at DATETIME NOT NULL
+                    );
+                    ALTER TABLE enrolment_code ADD COLUMN created_by TEXT NOT NULL DEFAULT 'admin';
+                    CREATE INDEX enrolment_code_by_event ON enrolment_code(event_id, device_id);
+                    """)
+        }
         return migrator
     }
 }

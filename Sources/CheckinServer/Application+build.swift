@@ -43,7 +43,7 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
         certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
 }
 
-/// The routes, one controller per resource.
+/// The routes, one controller per resource; the organizer's pages (`WebController`) outside `/v1`.
 public func buildRouter(repository: any CheckinRepository, clock: any ServerClock) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     let scope = TenantScope(repository: repository, clock: clock)
@@ -55,5 +55,6 @@ public func buildRouter(repository: any CheckinRepository, clock: any ServerCloc
     HeartbeatController(repository: repository, clock: clock).addRoutes(to: device)
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
+    WebController(repository: repository, clock: clock).addRoutes(to: router)
     return router
 }

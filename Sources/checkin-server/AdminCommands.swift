@@ -83,6 +83,27 @@ struct CreateTenant: AsyncParsableCommand {
     }
 }
 
+struct CreateOrganizer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-organizer",
+        abstract: "Create an organizer's sign-in for the tenant's web pages; the password is read from standard input.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The tenant's id.") var tenant: UInt32
+    @Option(help: "The e-mail address they sign in with.") var email: String
+    @Option(help: "Their name, shown on the pages.") var name: String
+
+    func run() async throws {
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw ValidationError("give the password on standard input (one line), e.g. from a file: < password.txt")
+        }
+        let organizer = try await withAdmin(options) {
+            try await $0.createOrganizer(tenant: TenantID(tenant), email: email, name: name, password: line)
+        }
+        print(organizer.id)
+        note("created organizer \(organizer.id) (\(organizer.email)) of tenant \(organizer.tenant)")
+    }
+}
+
 struct CreateEvent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-event", abstract: "Create an event of a tenant; prints its id.")

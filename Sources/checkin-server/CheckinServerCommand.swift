@@ -12,7 +12,8 @@ struct CheckinServerCommand: AsyncParsableCommand {
             output (an id, a code) and a sentence about it on standard error, so scripts can capture the value.
             """,
         subcommands: [
-            Serve.self, AdminToken.self, CreateTenant.self, CreateEvent.self, ImportGuests.self, AddGuest.self,
+            Serve.self, AdminToken.self, CreateTenant.self, CreateOrganizer.self, CreateEvent.self, ImportGuests.self,
+            AddGuest.self,
             CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, Audit.self,
         ])
 }

@@ -1,0 +1,38 @@
+import CheckinCore
+import Foundation
+import HummingbirdBcrypt
+import KioskCore
+
+extension CheckinAdmin {
+    /// The shortest password an organizer may have.
+    public static let minimumPasswordLength = 10
+
+    /// Creates an organizer's sign-in for the tenant's web pages; the password is kept only as a bcrypt hash
+    /// (cost 12).
+    public func createOrganizer(tenant: TenantID, email: String, name: String, password: String) async throws
+        -> Organizer
+    {
+        let address = Organizer.normalizedEmail(email)
+        guard address.contains("@"), !address.contains(" "), address.count <= 254 else {
+            throw Failure.invalid("'\(email)' is not an e-mail address")
+        }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Failure.invalid("the organizer's name is empty")
+        }
+        guard password.count >= Self.minimumPasswordLength else {
+            throw Failure.invalid("the password is shorter than \(Self.minimumPasswordLength) characters")
+        }
+        do {
+            let organizer = try await repository.createOrganizer(
+                NewOrganizer(
+                    tenant: tenant, email: address, name: name, passwordHash: Bcrypt.hash(password, cost: 12)),
+                at: clock.now())
+            try await audit(tenant, "organizer_created", "organizer \(address)")
+            return organizer
+        } catch RepositoryError.notFound {
+            throw Failure.notFound("tenant \(tenant)")
+        } catch RepositoryError.duplicateOrganizer(let address) {
+            throw Failure.invalid("\(address) already has an account")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import CheckinCore
+import Foundation
+
+/// What the sync monitor shows, as strings: one row per device, and whether the venue went quiet.
+struct MonitorView {
+    struct Row {
+        var id: String
+        var door: String
+        var health: String
+        var pill: String
+        var revoked: Bool
+        var lastSeen: String
+        var rosterFetched: String
+        var pending: String
+        var version: String
+        var camera: String
+        var enrolledBy: String
+    }
+
+    var eventId: UInt32
+    var eventName: String
+    var opsContact: String?
+    var asOf: String
+    var deviceCount: Int
+    var quiet: Bool
+    var hasDevices: Bool
+    var rows: [Row]
+
+    init(event: Event, devices: [EventDevice], now: Date, timeZone: TimeZone = .current) {
+        let clock = TimeText(now: now, timeZone: timeZone)
+        eventId = event.id.rawValue
+        eventName = event.name
+        opsContact = event.opsContact
+        asOf = clock.time(now)
+        deviceCount = devices.count
+        hasDevices = !devices.isEmpty
+        quiet = DeviceHealth.noneRecentlySeen(devices.map(\.device.lastSeenAt), now: now)
+        rows = devices.map { enrolled in
+            let device = enrolled.device
+            let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)
+            let report = device.lastReport
+            return Row(
+                id: device.id, door: report?.door ?? device.door, health: health.rawValue,
+                pill: Self.pill(health), revoked: device.revoked,
+                lastSeen: device.lastSeenAt.map(clock.relative) ?? "never",
+                rosterFetched: report?.rosterFetchedAt.map(clock.relative) ?? "not yet",
+                pending: report.map { String($0.pending) } ?? "?",
+                version: report?.kioskVersion ?? device.kioskVersion, camera: report?.camera ?? "?",
+                enrolledBy: enrolled.enrolledBy)
+        }
+    }
+
+    static func pill(_ health: DeviceHealth) -> String {
+        switch health {
+        case .live: "online"
+        case .stale: "stale"
+        case .offline: "offline"
+        case .neverSeen: "never seen"
+        }
+    }
+}
+
+/// Times as the organizer reads them: "4 min ago (10:02)".
+struct TimeText {
+    var now: Date
+    var timeZone: TimeZone
+
+    func time(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    func relative(_ date: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        let ago =
+            switch seconds {
+            case ..<60: "just now"
+            case ..<3600: "\(seconds / 60) min ago"
+            case ..<86400: "\(seconds / 3600) h \(seconds % 3600 / 60) min ago"
+            default: "\(seconds / 86400) days ago"
+            }
+        return "\(ago) (\(time(date)))"
+    }
+}

@@ -1,0 +1,55 @@
+/// The one stylesheet and the one script of the organizer's pages, served from the binary.
+enum WebAssets {
+    static let style = """
+        :root { --ink: #14181f; --paper: #ffffff; --muted: #4a5563; --line: #d5dae1; --accent: #1f4fd1;
+          --ok: #1c6b3a; --ok-bg: #dcf3e4; --warn: #6b4e00; --warn-bg: #ffe9a8; --bad: #8a1020; --bad-bg: #ffd9de; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--ink); background: #f4f6f8; }
+        a { color: var(--accent); }
+        a:focus, button:focus, input:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .top { display: flex; gap: 1rem; align-items: center; padding: .75rem 1rem; background: var(--ink); color: #fff; }
+        .top a { color: #fff; font-weight: 700; text-decoration: none; }
+        .top .who { margin-left: auto; }
+        main { padding: 1rem; max-width: 72rem; margin: 0 auto; }
+        .muted { color: var(--muted); } .small { font-size: .8rem; }
+        .card { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
+        .narrow { max-width: 24rem; display: grid; gap: .5rem; }
+        input { font: inherit; padding: .5rem; border: 1px solid var(--muted); border-radius: 4px; }
+        button { font: inherit; padding: .5rem 1rem; border: 0; border-radius: 4px; background: var(--accent); color: #fff; cursor: pointer; }
+        .inline { display: inline; }
+        .error { color: var(--bad); background: var(--bad-bg); padding: .5rem; border-radius: 4px; }
+        .events { list-style: none; padding: 0; display: grid; gap: .5rem; }
+        table.devices { width: 100%; border-collapse: collapse; background: var(--paper); }
+        .devices th, .devices td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+        .pill { display: inline-block; padding: .1rem .6rem; border-radius: 999px; font-weight: 700; font-size: .85rem; }
+        .pill-live { color: var(--ok); background: var(--ok-bg); }
+        .pill-stale { color: var(--warn); background: var(--warn-bg); }
+        .pill-offline { color: var(--bad); background: var(--bad-bg); }
+        .pill-never_seen { color: var(--muted); background: #e6e9ed; }
+        .empty { background: var(--bad-bg); color: var(--bad); border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+        @media (max-width: 40rem) {
+          .devices thead { display: none; }
+          .devices tr { display: block; border-bottom: 2px solid var(--line); padding: .5rem 0; }
+          .devices th, .devices td { display: block; border: 0; padding: .15rem .5rem; }
+          .devices td::before { content: attr(data-label) ": "; color: var(--muted); }
+        }
+        """
+
+    /// Live updates of the sync monitor: fetches the live part every 5 s and swaps it in. Without JavaScript
+    /// the page is the same, as of its last load.
+    static let monitorScript = """
+        (function () {
+          var live = document.getElementById("monitor-live");
+          if (!live) return;
+          function refresh() {
+            fetch(live.dataset.source, { credentials: "same-origin", cache: "no-store" })
+              .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+              .then(function (html) { live.innerHTML = html; live.dataset.updated = String(Date.now()); })
+              .catch(function () {})
+              .then(function () { setTimeout(refresh, Number(live.dataset.interval || 5000)); });
+          }
+          setTimeout(refresh, Number(live.dataset.interval || 5000));
+        })();
+        """
+}

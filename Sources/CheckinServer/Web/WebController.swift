@@ -1,0 +1,190 @@
+import CheckinCore
+import Foundation
+import Hummingbird
+import KioskCore
+import Mustache
+
+/// The organizer's pages: sign-in, their events, the sync monitor. Server-rendered HTML; JavaScript only for
+/// the monitor's live updates. Every page of another tenant answers exactly like one that does not exist, and
+/// is audited.
+struct WebController: Sendable {
+    let repository: any CheckinRepository
+    let clock: any ServerClock
+    let pages: WebPages
+    var signIn: WebSignIn { WebSignIn(repository: repository, clock: clock) }
+
+    init(repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current) {
+        self.repository = repository
+        self.clock = clock
+        pages = WebPages(timeZone: timeZone)
+    }
+
+    func addRoutes(to router: Router<ServerContext>) {
+        router.get("/") { request, _ in
+            try await signIn.signed(request) == nil ? Self.redirect("/sign-in") : Self.redirect("/events")
+        }
+        router.get("static/style.css") { _, _ in Self.asset(WebAssets.style, type: "text/css; charset=utf-8") }
+        router.get("static/monitor.js") { _, _ in
+            Self.asset(WebAssets.monitorScript, type: "text/javascript; charset=utf-8")
+        }
+        router.get("sign-in", use: showSignIn)
+        router.post("sign-in", use: submitSignIn)
+        router.post("sign-out", use: submitSignOut)
+        router.get("events", use: events)
+        router.get("events/:eventId/monitor", use: monitor)
+        router.get("events/:eventId/monitor/live", use: monitorLive)
+    }
+
+    // MARK: Sign-in
+
+    struct SignInForm: Decodable {
+        var email: String?
+        var password: String?
+        var csrf: String?
+    }
+
+    @Sendable func showSignIn(_ request: Request, context: ServerContext) async throws -> Response {
+        if try await signIn.signed(request) != nil { return Self.redirect("/events") }
+        return signInPage(message: nil, email: "", status: .ok)
+    }
+
+    private func signInPage(message: String?, email: String, status: HTTPResponse.Status) -> Response {
+        let csrf = Secrets.randomBase32(bytes: 20)
+        var values: [String: Any] = ["csrf": csrf, "email": email]
+        if let message { values["message"] = message }
+        var response = pages.html("sign-in", values, status: status)
+        response.setCookie(WebSignIn.cookie(WebSignIn.signInCookie, csrf, maxAge: 3600))
+        return response
+    }
+
+    @Sendable func submitSignIn(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = try await Self.form(SignInForm.self, request)
+        guard let sent = form.csrf, let kept = request.cookies[WebSignIn.signInCookie]?.value,
+            WebSignIn.same(sent, kept)
+        else { return try await refused(request, organizer: nil) }
+        let email = form.email ?? ""
+        guard let (organizer, cookie) = try await signIn.signIn(email: email, password: form.password ?? "") else {
+            try await repository.appendAudit(
+                AuditEntry(
+                    at: clock.now(), tenant: nil, device: nil, action: "sign_in_failed",
+                    detail: "e-mail \(Organizer.normalizedEmail(email))"))
+            return signInPage(message: "Wrong e-mail or password.", email: email, status: .unauthorized)
+        }
+        try await repository.appendAudit(
+            AuditEntry(
+                at: clock.now(), tenant: organizer.tenant, device: nil, action: "signed_in",
+                detail: "organizer \(organizer.email)"))
+        var response = Self.redirect("/events")
+        response.setCookie(cookie)
+        response.setCookie(WebSignIn.cookie(WebSignIn.signInCookie, "", maxAge: 0))
+        return response
+    }
+
+    struct CSRFForm: Decodable {
+        var csrf: String?
+    }
+
+    @Sendable func submitSignOut(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        let form = try await Self.form(CSRFForm.self, request)
+        guard let sent = form.csrf, WebSignIn.same(sent, signed.session.csrfToken) else {
+            return try await refused(request, organizer: signed)
+        }
+        var response = Self.redirect("/sign-in")
+        response.setCookie(try await signIn.signOut(signed))
+        return response
+    }
+
+    // MARK: Pages
+
+    @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
+        let events = try await repository.events(tenant: signed.tenant.id).map { event in
+            [
+                "id": String(event.id.rawValue), "name": event.name, "venue": event.venue ?? "",
+                "when": Self.day(event.startsAt, pages.timeZone) + " " + time.time(event.startsAt),
+            ]
+        }
+        return pages.html("events", ["events": events], signed: signed)
+    }
+
+    @Sendable func monitor(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+        let view = MonitorView(
+            event: event, devices: try await repository.devices(event: event.id), now: clock.now(),
+            timeZone: pages.timeZone)
+        return pages.html("monitor", view, signed: signed)
+    }
+
+    @Sendable func monitorLive(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else {
+            return Response(status: .unauthorized, headers: WebPages.headers(type: "text/html; charset=utf-8"))
+        }
+        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+        let view = MonitorView(
+            event: event, devices: try await repository.devices(event: event.id), now: clock.now(),
+            timeZone: pages.timeZone)
+        return pages.fragment("monitor-live", view)
+    }
+
+    /// The event named in the path if it is the organizer's; nil (audited) when it does not exist or is
+    /// another tenant's.
+    private func event(_ context: ServerContext, _ request: Request, _ signed: WebSignIn.Signed) async throws
+        -> Event?
+    {
+        var event: Event?
+        if let raw = context.parameters.get("eventId"), let id = UInt32(raw), id > 0 {
+            event = try await repository.event(EventID(id))
+        }
+        guard let event, event.tenant == signed.tenant.id else {
+            try await repository.appendAudit(
+                AuditEntry(
+                    at: clock.now(), tenant: signed.tenant.id, device: nil,
+                    action: event == nil ? "not_found" : "cross_tenant",
+                    detail: "organizer \(signed.organizer.email): \(request.method) \(request.uri.path)"
+                        + (event.map { " (event of tenant \($0.tenant))" } ?? "")))
+            return nil
+        }
+        return event
+    }
+
+    private func notFound(_ signed: WebSignIn.Signed) -> Response {
+        pages.html("not-found", [String: String](), signed: signed, status: .notFound)
+    }
+
+    /// A form without the right CSRF token: 403, audited, nothing done.
+    private func refused(_ request: Request, organizer signed: WebSignIn.Signed?) async throws -> Response {
+        try await repository.appendAudit(
+            AuditEntry(
+                at: clock.now(), tenant: signed?.tenant.id, device: nil, action: "csrf_refused",
+                detail: "\(request.method) \(request.uri.path)"
+                    + (signed.map { " by organizer \($0.organizer.email)" } ?? "")))
+        return pages.html("forbidden", [String: String](), signed: signed, status: .forbidden)
+    }
+
+    // MARK: Helpers
+
+    static func form<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        var headers = WebPages.headers(type: type)
+        headers[.cacheControl] = "public, max-age=300"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func day(_ date: Date, _ timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

@@ -1,0 +1,194 @@
+import CheckinAPI
+import CheckinCore
+import CheckinServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import Testing
+
+/// The organizer's pages in process (`app.test(.router)`), on every repository: sign-in with CSRF, the sync
+/// monitor's pills and empty state on an injected clock, and another tenant's event answering like nothing.
+@Suite struct WebPageTests {
+    static let password = "correct horse battery"
+
+    /// Signs in; returns the session cookie ("name=value") and the session's CSRF token from the events page.
+    static func signIn(_ client: some TestClientProtocol, email: String) async throws -> (cookie: String, csrf: String)
+    {
+        let (signInCookie, csrf) = try await client.execute(uri: "/sign-in", method: .get) { response in
+            #expect(response.status == .ok)
+            return (Self.cookie(response, "checkin_signin"), Self.csrf(String(buffer: response.body)))
+        }
+        let cookie = try await client.execute(
+            uri: "/sign-in", method: .post, headers: Self.form(cookie: signInCookie),
+            body: ByteBuffer(
+                string: "email=\(email)&password=\(Self.password.replacingOccurrences(of: " ", with: "+"))&csrf=\(csrf)"
+            )
+        ) { response in
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/events")
+            let setCookie = response.headers[values: .setCookie].first { $0.hasPrefix("checkin_session=") } ?? ""
+            #expect(
+                setCookie.contains("HttpOnly") && setCookie.contains("Secure") && setCookie.contains("SameSite=Lax"))
+            return Self.cookie(response, "checkin_session")
+        }
+        let pageCSRF = try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie]) {
+            response in
+            #expect(response.status == .ok)
+            return Self.csrf(String(buffer: response.body))
+        }
+        return (cookie, pageCSRF)
+    }
+
+    static func cookie(_ response: TestResponse, _ name: String) -> String {
+        let header = response.headers[values: .setCookie].first { $0.hasPrefix(name + "=") } ?? ""
+        return String(header.prefix { $0 != ";" })
+    }
+
+    static func csrf(_ html: String) -> String {
+        guard let range = html.range(of: "name=\"csrf\" value=\"") else { return "" }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    static func form(cookie: String) -> HTTPFields {
+        [.contentType: "application/x-www-form-urlencoded", .cookie: cookie]
+    }
+
+    /// A heartbeat from `device` at the harness's current time.
+    static func report(_ client: some TestClientProtocol, _ device: EnrolledDevice, door: String, pending: Int)
+        async throws
+    {
+        let beat = Heartbeat(
+            door: door, kioskVersion: "1.0.0", pending: pending, oldestPendingAt: nil, rosterCursor: "c1",
+            rosterFetchedAt: nil, camera: "streaming", clockOffsetMs: 0, deviceTime: Date())
+        try await client.execute(
+            uri: "/v1/devices/heartbeat", method: .post, headers: device.headers, body: Harness.json(beat)
+        ) { response in #expect(response.status == .ok) }
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func signInNeedsThePasswordAndTheFormsCSRFToken(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, _, _) = try await h.event()
+        _ = try await h.admin.createOrganizer(
+            tenant: tenant.id, email: "Ann@Example.org", name: "Ann", password: Self.password)
+        try await h.app().test(.router) { client in
+            try await client.execute(uri: "/events", method: .get) { response in
+                #expect(response.status == .seeOther && response.headers[.location] == "/sign-in")
+            }
+            let (signInCookie, csrf) = try await client.execute(uri: "/sign-in", method: .get) { response in
+                (Self.cookie(response, "checkin_signin"), Self.csrf(String(buffer: response.body)))
+            }
+            // A wrong password: 401 and the form again.
+            try await client.execute(
+                uri: "/sign-in", method: .post, headers: Self.form(cookie: signInCookie),
+                body: ByteBuffer(string: "email=ann%40example.org&password=wrong-password&csrf=\(csrf)")
+            ) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("Wrong e-mail or password"))
+            }
+            // The right password without the form's token (a forged cross-site post): 403, no session.
+            try await client.execute(
+                uri: "/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "email=ann%40example.org&password=correct+horse+battery&csrf=\(csrf)")
+            ) { response in
+                #expect(response.status == .forbidden)
+                #expect(!response.headers[values: .setCookie].contains { $0.hasPrefix("checkin_session=") })
+            }
+            let (cookie, pageCSRF) = try await Self.signIn(client, email: "ann%40example.org")
+            try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie]) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains("Gala") && html.contains("Ann · Acme"))
+                #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            }
+            // Signing out needs the session's token too.
+            try await client.execute(
+                uri: "/sign-out", method: .post, headers: Self.form(cookie: cookie),
+                body: ByteBuffer(string: "csrf=forged")
+            ) { response in #expect(response.status == .forbidden) }
+            try await client.execute(
+                uri: "/sign-out", method: .post, headers: Self.form(cookie: cookie),
+                body: ByteBuffer(string: "csrf=\(pageCSRF)")
+            ) { response in #expect(response.status == .seeOther) }
+            try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .seeOther, "the session is gone")
+            }
+        }
+        let audit = try await h.repository.auditEntries(tenant: nil, limit: 50).map(\.action)
+        #expect(audit.contains("sign_in_failed") && audit.contains("csrf_refused") && audit.contains("signed_in"))
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func theMonitorShowsPillsAtTenAndThirtyMinutesAndTheEmptyState(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event()
+        _ = try await h.admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: Self.password)
+        let (otherTenant, otherEvent, _) = try await h.event(tenantName: "Other")
+        _ = otherTenant
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await Self.signIn(client, email: "ann%40example.org")
+            func live() async throws -> String {
+                try await client.execute(
+                    uri: "/events/\(event.id.rawValue)/monitor/live", method: .get, headers: [.cookie: cookie]
+                ) { response in
+                    #expect(response.status == .ok)
+                    return String(buffer: response.body)
+                }
+            }
+            #expect(try await live().contains("No kiosk is enrolled"))
+
+            let north = try await client.enrol(h, event: event.id, door: "North")
+            let south = try await client.enrol(h, event: event.id, door: "South")
+            _ = try await client.enrol(h, event: otherEvent.id, door: "Elsewhere")
+            try await Self.report(client, north, door: "North", pending: 3)
+            h.clock.advance(by: 5 * 60)
+            try await Self.report(client, south, door: "South", pending: 0)
+            var html = try await live()
+            #expect(html.contains("pill-live") && !html.contains("pill-stale") && !html.contains("Elsewhere"))
+            #expect(!html.contains("empty-state"))
+
+            h.clock.advance(by: 5 * 60)  // North silent 10 min: stale
+            html = try await live()
+            #expect(html.contains("id=\"device-\(north.id)\" data-health=\"stale\""), "\(html)")
+            #expect(html.contains("id=\"device-\(south.id)\" data-health=\"live\""))
+
+            h.clock.advance(by: 20 * 60)  // North 30 min: offline; South 25: stale
+            html = try await live()
+            #expect(html.contains("id=\"device-\(north.id)\" data-health=\"offline\""))
+            #expect(html.contains("id=\"device-\(south.id)\" data-health=\"stale\""))
+            #expect(!html.contains("empty-state"))
+
+            h.clock.advance(by: 5 * 60)  // nobody for 30 min: the venue may be down
+            html = try await live()
+            #expect(html.contains("empty-state") && html.contains("network problem at the venue"))
+
+            // Another tenant's event answers like one that does not exist.
+            let other = try await client.execute(
+                uri: "/events/\(otherEvent.id.rawValue)/monitor", method: .get, headers: [.cookie: cookie]
+            ) { response in (response.status, String(buffer: response.body)) }
+            let missing = try await client.execute(
+                uri: "/events/99999/monitor", method: .get, headers: [.cookie: cookie]
+            ) { response in (response.status, String(buffer: response.body)) }
+            #expect(other.0 == .notFound && missing.0 == .notFound && other.1 == missing.1)
+        }
+        let audit = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
+        #expect(audit.contains("cross_tenant"))
+    }
+}
+
+/// The pills' thresholds, as pure values.
+@Suite struct DeviceHealthTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func thresholdsAreTenAndThirtyMinutes() {
+        #expect(DeviceHealth(lastSeen: nil, now: now) == .neverSeen)
+        #expect(DeviceHealth(lastSeen: now - 599, now: now) == .live)
+        #expect(DeviceHealth(lastSeen: now - 600, now: now) == .stale)
+        #expect(DeviceHealth(lastSeen: now - 1799, now: now) == .stale)
+        #expect(DeviceHealth(lastSeen: now - 1800, now: now) == .offline)
+        #expect(DeviceHealth.noneRecentlySeen([], now: now))
+        #expect(DeviceHealth.noneRecentlySeen([nil, now - 1800], now: now))
+        #expect(!DeviceHealth.noneRecentlySeen([nil, now - 1800, now - 1799], now: now))
+    }
+}
