@@ -25,6 +25,14 @@ public protocol CheckinRepository: Sendable {
     /// Throws `RepositoryError.notFound` when the event has no such guest.
     func cancelGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest
 
+    /// Guests whose name or e-mail contains `text`, or whose confirmation code starts with it (dashes and case
+    /// ignored), by name, at most `limit`; every guest when `text` is empty.
+    func searchGuests(event: EventID, text: String, limit: Int) async throws -> [Guest]
+    func counts(event: EventID) async throws -> EventCounts
+    /// Checked-in guests (their `checkIn` set), the latest check-in (corrected time) first; only those checked in
+    /// at or after `since` when given.
+    func arrivals(event: EventID, since: Date?, limit: Int) async throws -> [Guest]
+
     // MARK: Roster
 
     /// The first download, ordered by guest id. `page` nil starts it: the answer's `changeCursor` is the

@@ -27,6 +27,14 @@ enum WebAssets {
         .pill-offline { color: var(--bad); background: var(--bad-bg); }
         .pill-never_seen { color: var(--muted); background: #e6e9ed; }
         .empty { background: var(--bad-bg); color: var(--bad); border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
+        .event-nav { display: flex; gap: 1rem; margin-bottom: 1rem; }
+        .figures { display: flex; flex-wrap: wrap; gap: .75rem; }
+        .figure { flex: 1 1 12rem; } .big { font-size: 2rem; font-weight: 700; display: block; }
+        .alerts { background: var(--warn-bg); color: var(--warn); border-radius: 8px; padding: .5rem 1rem; margin: 1rem 0; }
+        .chart { width: 100%; height: auto; }
+        table.list { width: 100%; border-collapse: collapse; background: var(--paper); }
+        .list th, .list td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
+        tr.alerted { background: var(--warn-bg); }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         @media (max-width: 40rem) {
           .devices thead { display: none; }
@@ -36,20 +44,20 @@ enum WebAssets {
         }
         """
 
-    /// Live updates of the sync monitor: fetches the live part every 5 s and swaps it in. Without JavaScript
-    /// the page is the same, as of its last load.
-    static let monitorScript = """
+    /// Live updates: every element of class `live` is fetched again from its `data-source` every 5 s and
+    /// swapped in. Without JavaScript the page is the same, as of its last load.
+    static let liveScript = """
         (function () {
-          var live = document.getElementById("monitor-live");
-          if (!live) return;
-          function refresh() {
-            fetch(live.dataset.source, { credentials: "same-origin", cache: "no-store" })
-              .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
-              .then(function (html) { live.innerHTML = html; live.dataset.updated = String(Date.now()); })
-              .catch(function () {})
-              .then(function () { setTimeout(refresh, Number(live.dataset.interval || 5000)); });
-          }
-          setTimeout(refresh, Number(live.dataset.interval || 5000));
+          document.querySelectorAll(".live[data-source]").forEach(function (live) {
+            function refresh() {
+              fetch(live.dataset.source, { credentials: "same-origin", cache: "no-store" })
+                .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
+                .then(function (html) { live.innerHTML = html; live.dataset.updated = String(Date.now()); })
+                .catch(function () {})
+                .then(function () { setTimeout(refresh, Number(live.dataset.interval || 5000)); });
+            }
+            setTimeout(refresh, Number(live.dataset.interval || 5000));
+          });
         })();
         """
 }

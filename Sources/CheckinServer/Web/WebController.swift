@@ -24,13 +24,15 @@ struct WebController: Sendable {
             try await signIn.signed(request) == nil ? Self.redirect("/sign-in") : Self.redirect("/events")
         }
         router.get("static/style.css") { _, _ in Self.asset(WebAssets.style, type: "text/css; charset=utf-8") }
-        router.get("static/monitor.js") { _, _ in
-            Self.asset(WebAssets.monitorScript, type: "text/javascript; charset=utf-8")
+        router.get("static/live.js") { _, _ in
+            Self.asset(WebAssets.liveScript, type: "text/javascript; charset=utf-8")
         }
         router.get("sign-in", use: showSignIn)
         router.post("sign-in", use: submitSignIn)
         router.post("sign-out", use: submitSignOut)
         router.get("events", use: events)
+        router.get("events/:eventId", use: dashboard)
+        router.get("events/:eventId/live", use: dashboardLive)
         router.get("events/:eventId/monitor", use: monitor)
         router.get("events/:eventId/monitor/live", use: monitorLive)
     }
@@ -109,6 +111,34 @@ struct WebController: Sendable {
         return pages.html("events", ["events": events], signed: signed)
     }
 
+    @Sendable func dashboard(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+        return pages.html("dashboard", try await dashboardView(event), signed: signed)
+    }
+
+    @Sendable func dashboardLive(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else { return Self.signedOut() }
+        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+        return pages.fragment("dashboard-live", try await dashboardView(event))
+    }
+
+    private func dashboardView(_ event: Event) async throws -> DashboardView {
+        let now = clock.now()
+        return DashboardView(
+            event: event, counts: try await repository.counts(event: event.id),
+            checkIns: try await repository.checkIns(event: event.id),
+            recent: try await repository.arrivals(event: event.id, since: nil, limit: DashboardView.recentCount),
+            alerted: try await repository.arrivals(
+                event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow), limit: 500),
+            now: now, timeZone: pages.timeZone)
+    }
+
+    /// A live part asked for without a session (it expired): 401, and the page keeps what it shows.
+    static func signedOut() -> Response {
+        Response(status: .unauthorized, headers: WebPages.headers(type: "text/html; charset=utf-8"))
+    }
+
     @Sendable func monitor(_ request: Request, context: ServerContext) async throws -> Response {
         guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
@@ -119,9 +149,7 @@ struct WebController: Sendable {
     }
 
     @Sendable func monitorLive(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else {
-            return Response(status: .unauthorized, headers: WebPages.headers(type: "text/html; charset=utf-8"))
-        }
+        guard let signed = try await signIn.signed(request) else { return Self.signedOut() }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         let view = MonitorView(
             event: event, devices: try await repository.devices(event: event.id), now: clock.now(),

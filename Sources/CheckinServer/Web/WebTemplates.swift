@@ -3,8 +3,60 @@
 enum WebTemplates {
     static let all: [String: String] = [
         "layout": layout, "sign-in": signIn, "events": events, "monitor": monitor, "monitor-live": monitorLive,
-        "not-found": notFound, "forbidden": forbidden,
+        "not-found": notFound, "forbidden": forbidden, "event-nav": eventNav, "dashboard": dashboard,
+        "dashboard-live": dashboardLive,
     ]
+
+    /// The links between an event's pages.
+    static let eventNav = """
+        <nav class="event-nav" aria-label="Event pages">
+          <a href="/events/{{eventId}}">Dashboard</a>
+          <a href="/events/{{eventId}}/monitor">Sync monitor</a>
+        </nav>
+        """
+
+    static let dashboard = """
+        {{<layout}}
+        {{$title}}Dashboard · {{eventName}}{{/title}}
+        {{$head}}<script src="/static/live.js" defer></script>{{/head}}
+        {{$content}}
+        <h1>{{eventName}}</h1>
+        {{> event-nav}}
+        <div id="dashboard-live" class="live" data-source="/events/{{eventId}}/live" aria-live="polite">
+        {{> dashboard-live}}
+        </div>
+        {{/content}}
+        {{/layout}}
+        """
+
+    static let dashboardLive = """
+        <p class="muted">As of {{asOf}} (server time)</p>
+        <section class="figures">
+          <div class="card figure"><span class="big" id="checked-in">{{checkedIn}}</span> of {{guests}} guests checked in ({{percent}} %)</div>
+          <div class="card figure"><span class="big" id="arrived-people">{{arrivedPeople}}</span> of {{expectedPeople}} people arrived</div>
+          {{#cancelled}}<div class="card figure"><span class="big">{{cancelled}}</span> cancelled</div>{{/cancelled}}
+        </section>
+        {{#hasAlerts}}
+        <section class="alerts" id="alerts" role="status">
+          <h2>Just arrived: tell someone</h2>
+          <ul>
+          {{#alerts}}<li><strong>{{name}}</strong> at {{door}} {{time}}: {{alert}}</li>{{/alerts}}
+          </ul>
+        </section>
+        {{/hasAlerts}}
+        <h2>Arrivals per 5 minutes, by door</h2>
+        <div class="card chart-box">{{{chart}}}</div>
+        <h2>Last check-ins</h2>
+        {{^hasRecent}}<p>No check-ins yet.</p>{{/hasRecent}}
+        {{#hasRecent}}
+        <table class="list" id="recent">
+          <thead><tr><th scope="col">Guest</th><th scope="col">Door</th><th scope="col">Time</th><th scope="col">Arrived</th></tr></thead>
+          <tbody>
+          {{#recent}}<tr{{#alert}} class="alerted"{{/alert}}><th scope="row">{{name}}</th><td data-label="Door">{{door}}</td><td data-label="Time">{{time}}</td><td data-label="Arrived">{{party}}</td></tr>{{/recent}}
+          </tbody>
+        </table>
+        {{/hasRecent}}
+        """
 
     static let layout = """
         <!doctype html>
@@ -61,21 +113,22 @@ enum WebTemplates {
         <ul class="events">
         {{#events}}
           <li class="card"><strong>{{name}}</strong> <span class="muted">{{venue}} · {{when}}</span>
-            <a href="/events/{{id}}/monitor">Sync monitor</a></li>
+            <a href="/events/{{id}}">Dashboard</a> · <a href="/events/{{id}}/monitor">Sync monitor</a></li>
         {{/events}}
         </ul>
         {{/content}}
         {{/layout}}
         """
 
-    /// The sync monitor: the live part is its own template, fetched again every few seconds by monitor.js.
+    /// The sync monitor: the live part is its own template, fetched again every few seconds by live.js.
     static let monitor = """
         {{<layout}}
         {{$title}}Sync monitor · {{eventName}}{{/title}}
-        {{$head}}<script src="/static/monitor.js" defer></script>{{/head}}
+        {{$head}}<script src="/static/live.js" defer></script>{{/head}}
         {{$content}}
         <h1>Sync monitor <span class="muted">{{eventName}}</span></h1>
-        <div id="monitor-live" data-source="/events/{{eventId}}/monitor/live" aria-live="polite">
+        {{> event-nav}}
+        <div id="monitor-live" class="live" data-source="/events/{{eventId}}/monitor/live" aria-live="polite">
         {{> monitor-live}}
         </div>
         <noscript><p class="muted">Reload the page for the latest state.</p></noscript>

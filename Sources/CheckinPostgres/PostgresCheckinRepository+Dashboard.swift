@@ -1,0 +1,53 @@
+import CheckinCore
+import Foundation
+import KioskCore
+import PostgresNIO
+
+extension PostgresCheckinRepository {
+    public func searchGuests(event: EventID, text: String, limit: Int) async throws -> [Guest] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let contains = "%" + GuestSearch.likeEscaped(trimmed) + "%"
+        let code = GuestSearch.codePrefix(trimmed)
+        let codePattern = code.isEmpty ? "" : GuestSearch.likeEscaped(code) + "%"
+        return try await rows(
+            """
+            SELECT \(unescaped: Self.guestColumns) FROM guest g
+            LEFT JOIN check_in c ON c.event_id = g.event_id AND c.guest_id = g.id
+            WHERE g.event_id = \(Int64(event.rawValue)) AND (\(trimmed) = '' OR g.name ILIKE \(contains)
+                OR g.email ILIKE \(contains) OR (\(codePattern) <> '' AND g.id LIKE \(codePattern)))
+            ORDER BY lower(g.name), g.id LIMIT \(Int64(limit))
+            """
+        ).map(Self.guest)
+    }
+
+    public func counts(event: EventID) async throws -> EventCounts {
+        let event = Int64(event.rawValue)
+        let row = try await rows(
+            """
+            SELECT
+                (SELECT COUNT(*) FROM guest WHERE event_id = \(event) AND status = 'active') AS guests,
+                (SELECT COALESCE(SUM(party_size), 0)::bigint FROM guest WHERE event_id = \(event) AND status = 'active')
+                    AS people,
+                (SELECT COUNT(*) FROM guest WHERE event_id = \(event) AND status = 'cancelled') AS cancelled,
+                (SELECT COUNT(*) FROM check_in WHERE event_id = \(event)) AS checked_in,
+                (SELECT COALESCE(SUM(arrived), 0)::bigint FROM check_in WHERE event_id = \(event)) AS arrived
+            """
+        ).first
+        func value(_ name: String) throws -> Int { Int(try row?[name].decode(Int64.self) ?? 0) }
+        return EventCounts(
+            guests: try value("guests"), expectedPeople: try value("people"), checkedIn: try value("checked_in"),
+            arrivedPeople: try value("arrived"), cancelled: try value("cancelled"))
+    }
+
+    public func arrivals(event: EventID, since: Date?, limit: Int) async throws -> [Guest] {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.guestColumns) FROM check_in c
+            JOIN guest g ON g.event_id = c.event_id AND g.id = c.guest_id
+            WHERE c.event_id = \(Int64(event.rawValue))
+                AND (\(since)::timestamptz IS NULL OR c.corrected_time >= \(since))
+            ORDER BY c.corrected_time DESC, c.guest_id LIMIT \(Int64(limit))
+            """
+        ).map(Self.guest)
+    }
+}

@@ -1,0 +1,61 @@
+import CheckinCore
+import Foundation
+
+/// What the event dashboard shows: checked in against expected, the chart, the last 20 check-ins, and guests
+/// with an arrival alert who came in the last 30 minutes.
+struct DashboardView {
+    struct Arrival {
+        var name: String
+        var door: String
+        var time: String
+        var party: String
+        var alert: String?
+    }
+
+    /// "Just arrived", for the alert highlights.
+    static let alertWindow: TimeInterval = 30 * 60
+    static let recentCount = 20
+
+    var eventId: UInt32
+    var eventName: String
+    var asOf: String
+    var checkedIn: Int
+    var guests: Int
+    var arrivedPeople: Int
+    var expectedPeople: Int
+    var percent: Int
+    var cancelled: Int
+    var chart: String
+    var recent: [Arrival]
+    var hasRecent: Bool
+    var alerts: [Arrival]
+    var hasAlerts: Bool
+
+    init(
+        event: Event, counts: EventCounts, checkIns: [CheckinCore.CheckIn], recent: [Guest], alerted: [Guest],
+        now: Date, timeZone: TimeZone
+    ) {
+        let time = TimeText(now: now, timeZone: timeZone)
+        eventId = event.id.rawValue
+        eventName = event.name
+        asOf = time.time(now)
+        checkedIn = counts.checkedIn
+        guests = counts.guests
+        arrivedPeople = counts.arrivedPeople
+        expectedPeople = counts.expectedPeople
+        percent = counts.guests == 0 ? 0 : counts.checkedIn * 100 / counts.guests
+        cancelled = counts.cancelled
+        chart = ArrivalChart.svg(
+            ArrivalHistogram(checkIns: checkIns.map { ($0.door, $0.correctedTime) }, now: now), timeText: time)
+        func arrival(_ guest: Guest) -> Arrival {
+            let checkIn = guest.checkIn
+            return Arrival(
+                name: guest.name, door: checkIn?.door ?? "", time: checkIn.map { time.time($0.at) } ?? "",
+                party: "\(checkIn?.arrived ?? 0) of \(guest.partySize)", alert: guest.arrivalAlert)
+        }
+        self.recent = recent.map(arrival)
+        hasRecent = !recent.isEmpty
+        alerts = alerted.filter { $0.arrivalAlert?.isEmpty == false }.map(arrival)
+        hasAlerts = !alerts.isEmpty
+    }
+}

@@ -1,0 +1,79 @@
+import CheckinAPI
+import CheckinCore
+import CheckinServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import Testing
+
+/// The event dashboard in process, on every repository: counts against expected, the server-drawn chart, the
+/// last check-ins newest first, and an arrival alert highlighted.
+@Suite struct DashboardPageTests {
+    @Test(arguments: RepositoryFactory.all)
+    func theDashboardCountsChartsAndHighlightsAlerts(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, plain) = try await h.event(guests: 4)
+        let host = try await h.repository.addGuests(
+            [NewGuest(name: "Hedy Lamarr", partySize: 2, arrivalAlert: "Tell the host <now>")], event: event.id,
+            at: h.clock.now())[0]
+        _ = try await h.admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            func page() async throws -> String {
+                try await client.execute(uri: "/events/\(event.id.rawValue)", method: .get, headers: [.cookie: cookie])
+                {
+                    response in
+                    #expect(response.status == .ok)
+                    return String(buffer: response.body)
+                }
+            }
+            #expect(try await page().contains("No check-ins yet"))
+
+            let north = try await client.enrol(h, event: event.id, door: "North")
+            let south = try await client.enrol(h, event: event.id, door: "South")
+            let t = h.clock.now()
+            _ = try await client.upload(
+                [north.item(1, guest: plain[0], at: t), north.item(2, guest: plain[1], at: t.addingTimeInterval(60))],
+                event: event.id, as: north)
+            _ = try await client.upload(
+                [
+                    south.item(1, guest: plain[2], at: t.addingTimeInterval(400), door: "South"),
+                    south.item(2, guest: host, at: t.addingTimeInterval(700), door: "South"),
+                ], event: event.id, as: south)
+            h.clock.advance(by: 15 * 60)
+
+            let html = try await page()
+            #expect(html.contains("<span class=\"big\" id=\"checked-in\">4</span> of 5 guests"), "\(html)")
+            #expect(html.contains("id=\"arrived-people\">4</span> of 6 people"))
+            // Three 5-minute bars: two at North, one at South, one at South.
+            #expect(html.components(separatedBy: "<rect x=").count - 1 == 3 + 2, "bars and two legend keys")
+            #expect(html.contains("<title>North: 2 at") && html.contains("<title>South: 1 at"))
+            // The last check-ins, newest first, the alerted guest highlighted and the alert escaped.
+            let recent = try #require(html.range(of: "id=\"recent\""))
+            let names = ["Hedy Lamarr", plain[2].name, plain[1].name, plain[0].name]
+            let positions = names.map { html.range(of: $0, range: recent.upperBound..<html.endIndex)?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil } && positions.map { $0! } == positions.map { $0! }.sorted())
+            #expect(html.contains("<tr class=\"alerted\"><th scope=\"row\">Hedy Lamarr</th>"))
+            #expect(html.contains("Tell the host &lt;now&gt;") && !html.contains("<now>"))
+
+            // After half an hour the alert is no longer news.
+            h.clock.advance(by: 30 * 60)
+            #expect(try await !page().contains("id=\"alerts\""))
+        }
+    }
+
+    @Test func theHistogramBucketsByFiveMinutesAndDoor() {
+        let t = Date(timeIntervalSince1970: 1_800_000_000)  // a multiple of 5 minutes
+        let histogram = ArrivalHistogram(
+            checkIns: [("North", t + 10), ("South", t + 20), ("North", t + 299), ("North", t + 300)], now: t + 900)
+        #expect(histogram.start == t)
+        #expect(histogram.doors == ["North", "South"])
+        #expect(histogram.counts == [[2, 1], [1, 0], [0, 0], [0, 0]])
+        #expect(histogram.peak == 3)
+        let long = ArrivalHistogram(checkIns: [("North", t)], now: t + 24 * 3600)
+        #expect(long.counts.count == ArrivalHistogram.maximumBuckets)
+        #expect(ArrivalHistogram(checkIns: [], now: t).counts.isEmpty)
+    }
+}
