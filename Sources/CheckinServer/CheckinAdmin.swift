@@ -9,9 +9,16 @@ public struct CheckinAdmin: Sendable {
     public let repository: any CheckinRepository
     public let clock: any ServerClock
 
-    public init(repository: any CheckinRepository, clock: any ServerClock = SystemServerClock()) {
+    /// Who acts, for the audit log and the enrolment codes: "admin" (the command line, the admin token) or an
+    /// organizer's e-mail address.
+    public let actor: String
+
+    public init(
+        repository: any CheckinRepository, clock: any ServerClock = SystemServerClock(), actor: String = "admin"
+    ) {
         self.repository = repository
         self.clock = clock
+        self.actor = actor
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -119,7 +126,7 @@ public struct CheckinAdmin: Sendable {
             try await repository.createEnrolmentCode(
                 EnrolmentCode(
                     codeHash: Secrets.hash(enrolmentCode: code), tenant: known.tenant, event: event,
-                    replacesDevice: replacesDevice, createdAt: now, expiresAt: expires))
+                    replacesDevice: replacesDevice, createdAt: now, expiresAt: expires, createdBy: actor))
         } catch RepositoryError.notFound(let what) {
             throw Failure.notFound(what)
         }
@@ -186,7 +193,9 @@ public struct CheckinAdmin: Sendable {
 
     func audit(_ tenant: TenantID, _ action: String, _ detail: String) async throws {
         try await repository.appendAudit(
-            AuditEntry(at: clock.now(), tenant: tenant, device: nil, action: action, detail: detail))
+            AuditEntry(
+                at: clock.now(), tenant: tenant, device: nil, action: action,
+                detail: actor == "admin" ? detail : "\(detail), by organizer \(actor)"))
     }
 }
 

@@ -35,6 +35,13 @@ enum WebAssets {
         table.list { width: 100%; border-collapse: collapse; background: var(--paper); }
         .list th, .list td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
         tr.alerted { background: var(--warn-bg); }
+        .notice { color: var(--ok); background: var(--ok-bg); padding: .5rem; border-radius: 4px; }
+        .columns { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: 1rem; }
+        .search { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin-bottom: .5rem; }
+        .search label { flex-basis: 100%; }
+        button.secondary { background: #e6e9ed; color: var(--ink); }
+        button.danger { background: var(--bad); }
+        .qr { width: 12rem; height: 12rem; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         @media (max-width: 40rem) {
           .devices thead { display: none; }

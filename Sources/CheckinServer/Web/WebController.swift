@@ -34,6 +34,13 @@ struct WebController: Sendable {
         router.get("events/:eventId", use: dashboard)
         router.get("events/:eventId/live", use: dashboardLive)
         router.get("events/:eventId/monitor", use: monitor)
+        router.get("events/:eventId/guests", use: guests)
+        router.post("events/:eventId/guests", use: addGuest)
+        router.post("events/:eventId/guests/import", use: importGuests)
+        router.post("events/:eventId/guests/:guestId/cancel", use: cancelGuest)
+        router.get("events/:eventId/devices", use: devices)
+        router.post("events/:eventId/enrolment-codes", use: createEnrolmentCode)
+        router.post("events/:eventId/devices/:deviceId/revoke", use: revokeDevice)
         router.get("events/:eventId/monitor/live", use: monitorLive)
     }
 
@@ -123,7 +130,7 @@ struct WebController: Sendable {
         return pages.fragment("dashboard-live", try await dashboardView(event))
     }
 
-    private func dashboardView(_ event: Event) async throws -> DashboardView {
+    func dashboardView(_ event: Event) async throws -> DashboardView {
         let now = clock.now()
         return DashboardView(
             event: event, counts: try await repository.counts(event: event.id),
@@ -159,7 +166,7 @@ struct WebController: Sendable {
 
     /// The event named in the path if it is the organizer's; nil (audited) when it does not exist or is
     /// another tenant's.
-    private func event(_ context: ServerContext, _ request: Request, _ signed: WebSignIn.Signed) async throws
+    func event(_ context: ServerContext, _ request: Request, _ signed: WebSignIn.Signed) async throws
         -> Event?
     {
         var event: Event?
@@ -178,12 +185,12 @@ struct WebController: Sendable {
         return event
     }
 
-    private func notFound(_ signed: WebSignIn.Signed) -> Response {
+    func notFound(_ signed: WebSignIn.Signed) -> Response {
         pages.html("not-found", [String: String](), signed: signed, status: .notFound)
     }
 
     /// A form without the right CSRF token: 403, audited, nothing done.
-    private func refused(_ request: Request, organizer signed: WebSignIn.Signed?) async throws -> Response {
+    func refused(_ request: Request, organizer signed: WebSignIn.Signed?) async throws -> Response {
         try await repository.appendAudit(
             AuditEntry(
                 at: clock.now(), tenant: signed?.tenant.id, device: nil, action: "csrf_refused",

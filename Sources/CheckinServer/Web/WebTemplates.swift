@@ -4,7 +4,7 @@ enum WebTemplates {
     static let all: [String: String] = [
         "layout": layout, "sign-in": signIn, "events": events, "monitor": monitor, "monitor-live": monitorLive,
         "not-found": notFound, "forbidden": forbidden, "event-nav": eventNav, "dashboard": dashboard,
-        "dashboard-live": dashboardLive,
+        "dashboard-live": dashboardLive, "guests": guests, "devices": devices,
     ]
 
     /// The links between an event's pages.
@@ -12,6 +12,8 @@ enum WebTemplates {
         <nav class="event-nav" aria-label="Event pages">
           <a href="/events/{{eventId}}">Dashboard</a>
           <a href="/events/{{eventId}}/monitor">Sync monitor</a>
+          <a href="/events/{{eventId}}/guests">Guests</a>
+          <a href="/events/{{eventId}}/devices">Devices</a>
         </nav>
         """
 
@@ -187,6 +189,99 @@ enum WebTemplates {
         <h1>Refused</h1>
         <p>This form was not sent from a page of this site, or it is too old. Go back, reload the page and try
           again.</p>
+        {{/content}}
+        {{/layout}}
+        """
+
+    static let guests = """
+        {{<layout}}
+        {{$title}}Guests · {{eventName}}{{/title}}
+        {{$content}}
+        <h1>Guests <span class="muted">{{eventName}}</span></h1>
+        {{> event-nav}}
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#problem}}<div class="error" role="alert"><p>{{problem}}</p>
+          {{#hasLines}}<ul class="problems">{{#lines}}<li>Line {{line}}: {{message}}</li>{{/lines}}</ul>{{/hasLines}}</div>{{/problem}}
+        <form method="get" action="/events/{{eventId}}/guests" class="search" role="search">
+          <label for="q">Search by name, e-mail or confirmation code</label>
+          <input id="q" name="q" type="search" value="{{query}}">
+          <button type="submit">Search</button>
+        </form>
+        <p class="muted">{{shown}}{{#more}} (the first {{limit}}: type more to narrow){{/more}}</p>
+        <table class="list" id="guests">
+          <thead><tr><th scope="col">Name</th><th scope="col">Code</th><th scope="col">Party</th>
+            <th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+          {{#guests}}
+          <tr id="guest-{{id}}"><th scope="row">{{name}}<br><span class="muted small">{{email}}</span></th>
+            <td data-label="Code"><code>{{code}}</code></td><td data-label="Party">{{party}}</td>
+            <td data-label="State">{{state}}</td>
+            <td>{{#cancellable}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/cancel" class="inline">
+              <input type="hidden" name="csrf" value="{{csrf}}">
+              <button type="submit" class="secondary" aria-label="Cancel {{name}}">Cancel</button></form>{{/cancellable}}</td></tr>
+          {{/guests}}
+          </tbody>
+        </table>
+        <div class="columns">
+        <form method="post" action="/events/{{eventId}}/guests" class="card narrow" id="walk-in">
+          <h2>Add a walk-in</h2>
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <label for="name">Name</label><input id="name" name="name" required maxlength="200">
+          <label for="email">E-mail</label><input id="email" name="email" type="email" maxlength="254">
+          <label for="partySize">Party size</label>
+          <input id="partySize" name="partySize" type="number" min="1" max="99" value="1">
+          <label for="accessType">Access type</label><input id="accessType" name="accessType" maxlength="60">
+          <label for="arrivalAlert">Arrival alert</label><input id="arrivalAlert" name="arrivalAlert" maxlength="200">
+          <button type="submit">Add</button>
+        </form>
+        <form method="post" action="/events/{{eventId}}/guests/import" enctype="multipart/form-data" class="card narrow" id="import">
+          <h2>Import a CSV</h2>
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <label for="csv">CSV file: a header line naming the columns (name required; guest_id, email, phone,
+            party_size, access_type, notes, arrival_alert, status optional)</label>
+          <input id="csv" name="csv" type="file" accept=".csv,text/csv" required>
+          <p class="muted small">Every line or none: a bad line is reported with its number and nothing is imported.</p>
+          <button type="submit">Import</button>
+        </form>
+        </div>
+        {{/content}}
+        {{/layout}}
+        """
+
+    static let devices = """
+        {{<layout}}
+        {{$title}}Devices · {{eventName}}{{/title}}
+        {{$content}}
+        <h1>Devices <span class="muted">{{eventName}}</span></h1>
+        {{> event-nav}}
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#code}}
+        <section class="card code" id="new-code">
+          <h2>Enrolment code</h2>
+          <p>Shown only now. It enrols one kiosk until {{expires}}:</p>
+          <p class="big"><code id="code-text">{{text}}</code></p>
+          <p><code>kioskctl enroll --server {{server}} --code {{text}}</code></p>
+          <div class="qr-box">{{{qr}}}</div>
+        </section>
+        {{/code}}
+        <form method="post" action="/events/{{eventId}}/enrolment-codes" class="inline">
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <button type="submit" id="create-code">Create enrolment code</button>
+        </form>
+        <table class="list" id="devices">
+          <thead><tr><th scope="col">Door</th><th scope="col">Device</th><th scope="col">Enrolled</th>
+            <th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+          {{#rows}}
+          <tr id="device-{{id}}"><th scope="row">{{door}}</th><td data-label="Device"><code>{{id}}</code></td>
+            <td data-label="Enrolled">{{enrolledAt}} by {{enrolledBy}}</td><td data-label="State">{{state}}</td>
+            <td>{{^revoked}}<form method="post" action="/events/{{eventId}}/devices/{{id}}/revoke" class="inline">
+              <input type="hidden" name="csrf" value="{{csrf}}">
+              <button type="submit" class="danger" aria-label="Revoke {{door}}">Revoke</button></form>{{/revoked}}</td></tr>
+          {{/rows}}
+          </tbody>
+        </table>
+        {{^rows}}<p>No kiosk is enrolled for this event yet.</p>{{/rows}}
         {{/content}}
         {{/layout}}
         """

@@ -1,0 +1,118 @@
+import CheckinCore
+import Foundation
+
+/// The guest list: the search, the matches, and what the last action did.
+struct GuestsView {
+    struct Row {
+        var id: String
+        var name: String
+        var email: String
+        var code: String
+        var party: String
+        var state: String
+        var cancellable: Bool
+        var eventId: UInt32
+        var csrf: String
+    }
+
+    struct Line {
+        var line: Int
+        var message: String
+    }
+
+    static let limit = 100
+
+    var eventId: UInt32
+    var eventName: String
+    var csrf: String
+    var query: String
+    var guests: [Row]
+    var shown: String
+    var more: Bool
+    var limit = Self.limit
+    var notice: String?
+    var problem: String?
+    var lines: [Line]
+    var hasLines: Bool
+
+    init(
+        event: Event, guests: [Guest], query: String, csrf: String, notice: String?, problem: String? = nil,
+        lines: [GuestCSV.Problem] = [], timeZone: TimeZone, now: Date
+    ) {
+        let time = TimeText(now: now, timeZone: timeZone)
+        eventId = event.id.rawValue
+        eventName = event.name
+        self.csrf = csrf
+        self.query = query
+        more = guests.count > Self.limit
+        let listed = guests.prefix(Self.limit)
+        shown = query.isEmpty ? "\(listed.count) guests" : "\(listed.count) guests match '\(query)'"
+        self.guests = listed.map { guest in
+            let state: String
+            if guest.status == .cancelled {
+                state = "cancelled"
+            } else if let checkIn = guest.checkIn {
+                state = "checked in at \(checkIn.door), \(time.time(checkIn.at)) (\(checkIn.arrived) arrived)"
+            } else {
+                state = "expected"
+            }
+            return Row(
+                id: guest.id.text, name: guest.name, email: guest.email ?? "", code: guest.id.displayCode,
+                party: String(guest.partySize), state: state, cancellable: guest.status == .active,
+                eventId: event.id.rawValue, csrf: csrf)
+        }
+        self.notice = notice
+        self.problem = problem
+        self.lines = lines.map { Line(line: $0.line, message: $0.message) }
+        hasLines = !lines.isEmpty
+    }
+}
+
+/// The device list, with a new enrolment code when one was just made.
+struct DevicesView {
+    struct Row {
+        var id: String
+        var door: String
+        var enrolledAt: String
+        var enrolledBy: String
+        var state: String
+        var revoked: Bool
+        var eventId: UInt32
+        var csrf: String
+    }
+
+    struct NewCode {
+        var text: String
+        var expires: String
+        var server: String
+        var qr: String
+    }
+
+    var eventId: UInt32
+    var eventName: String
+    var csrf: String
+    var rows: [Row]
+    var code: NewCode?
+    var notice: String?
+
+    init(
+        event: Event, devices: [EventDevice], csrf: String, code: NewCode?, notice: String?, now: Date,
+        timeZone: TimeZone
+    ) {
+        let time = TimeText(now: now, timeZone: timeZone)
+        eventId = event.id.rawValue
+        eventName = event.name
+        self.csrf = csrf
+        self.code = code
+        self.notice = notice
+        rows = devices.map { enrolled in
+            let device = enrolled.device
+            let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)
+            return Row(
+                id: device.id, door: device.lastReport?.door ?? device.door,
+                enrolledAt: time.relative(device.enrolledAt), enrolledBy: enrolled.enrolledBy,
+                state: device.revoked ? "revoked" : MonitorView.pill(health), revoked: device.revoked,
+                eventId: event.id.rawValue, csrf: csrf)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import CheckinAPI
+import CheckinCore
+import Foundation
+import Hummingbird
+import KioskCore
+
+extension WebController {
+    @Sendable func devices(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+        let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
+        return try await devicesPage(signed, event, code: nil, notice: notice)
+    }
+
+    func devicesPage(_ signed: WebSignIn.Signed, _ event: Event, code: DevicesView.NewCode?, notice: String?)
+        async throws -> Response
+    {
+        let view = DevicesView(
+            event: event, devices: try await repository.devices(event: event.id), csrf: signed.session.csrfToken,
+            code: code, notice: notice, now: clock.now(), timeZone: pages.timeZone)
+        return pages.html("devices", view, signed: signed)
+    }
+
+    /// A new one-time code, shown on this answer only (with its QR), never again.
+    @Sendable func createEnrolmentCode(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = try await Self.form(CSRFForm.self, request)
+        let check = try await posted(request, context, csrf: form.csrf)
+        guard let (signed, event) = check.accepted else { return check.answer }
+        let answer = try await admin(signed).createEnrolmentCode(event: event.id)
+        let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
+        let server = request.head.authority.map { "https://\($0)" } ?? "https://this-server"
+        let code = DevicesView.NewCode(
+            text: answer.code,
+            expires: WebController.day(answer.expiresAt, pages.timeZone) + " " + time.time(answer.expiresAt),
+            server: server, qr: try QRCodeSVG.svg(answer.code, label: "Enrolment code \(answer.code) as a QR code"))
+        return try await devicesPage(signed, event, code: code, notice: nil)
+    }
+
+    /// Revokes a device of this event: its token stops working at once; what it sent stays.
+    @Sendable func revokeDevice(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = try await Self.form(CSRFForm.self, request)
+        let check = try await posted(request, context, csrf: form.csrf)
+        guard let (signed, event) = check.accepted else { return check.answer }
+        let id = context.parameters.get("deviceId") ?? ""
+        guard try await repository.devices(event: event.id).contains(where: { $0.device.id == id }) else {
+            return notFound(signed)
+        }
+        try await admin(signed).revokeDevice(id, tenant: signed.tenant.id)
+        return Self.redirect("/events/\(event.id.rawValue)/devices?notice=revoked")
+    }
+}

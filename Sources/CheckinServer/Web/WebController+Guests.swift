@@ -1,0 +1,164 @@
+import CheckinAPI
+import CheckinCore
+import Foundation
+import Hummingbird
+import KioskCore
+import MultipartKit
+
+extension WebController {
+    /// The organizer acting: the admin operations audit them by address.
+    func admin(_ signed: WebSignIn.Signed) -> CheckinAdmin {
+        CheckinAdmin(repository: repository, clock: clock, actor: signed.organizer.email)
+    }
+
+    /// A form posted about an event: the organizer's, with the session's CSRF token, or the answer to give.
+    enum Posted {
+        case accepted(WebSignIn.Signed, Event)
+        case answered(Response)
+
+        var accepted: (WebSignIn.Signed, Event)? {
+            if case .accepted(let signed, let event) = self { return (signed, event) }
+            return nil
+        }
+
+        /// The answer when the form was not accepted.
+        var answer: Response {
+            if case .answered(let response) = self { return response }
+            return Response(status: .internalServerError)
+        }
+    }
+
+    /// Checks a POST: signed in (else to the sign-in page), the session's CSRF token (else 403, audited), the
+    /// organizer's event (else 404, audited).
+    func posted(_ request: Request, _ context: ServerContext, csrf: String?) async throws -> Posted {
+        guard let signed = try await signIn.signed(request) else { return .answered(Self.redirect("/sign-in")) }
+        guard let sent = csrf, WebSignIn.same(sent, signed.session.csrfToken) else {
+            return .answered(try await refused(request, organizer: signed))
+        }
+        guard let event = try await event(context, request, signed) else { return .answered(notFound(signed)) }
+        return .accepted(signed, event)
+    }
+
+    // MARK: Guests
+
+    @Sendable func guests(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+        let query = Self.queryValue(request, "q") ?? ""
+        let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
+        return try await guestsPage(signed, event, query: query, notice: notice)
+    }
+
+    func guestsPage(
+        _ signed: WebSignIn.Signed, _ event: Event, query: String, notice: String?, problem: String? = nil,
+        lines: [GuestCSV.Problem] = [], status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let found = try await repository.searchGuests(event: event.id, text: query, limit: GuestsView.limit + 1)
+        let view = GuestsView(
+            event: event, guests: found, query: query, csrf: signed.session.csrfToken, notice: notice,
+            problem: problem, lines: lines, timeZone: pages.timeZone, now: clock.now())
+        return pages.html("guests", view, signed: signed, status: status)
+    }
+
+    /// A value of the query as a browser's GET form sends it: `+` is a space, then percent-decoding.
+    static func queryValue(_ request: Request, _ name: String) -> String? {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == name else { continue }
+            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        return nil
+    }
+
+    /// The notices a redirect may ask for (nothing else is shown).
+    static func notices(_ key: String) -> String? {
+        switch key {
+        case "added": "Guest added. Kiosks learn it with their next roster update."
+        case "cancelled": "Registration cancelled. Kiosks will refuse the pass after their next roster update."
+        case "imported": "Guests imported."
+        case "revoked": "Device revoked: its token no longer works. What it sent before stays."
+        default: nil
+        }
+    }
+
+    struct WalkInForm: Decodable {
+        var csrf: String?
+        var name: String?
+        var email: String?
+        var partySize: String?
+        var accessType: String?
+        var arrivalAlert: String?
+    }
+
+    @Sendable func addGuest(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = try await Self.form(WalkInForm.self, request)
+        let check = try await posted(request, context, csrf: form.csrf)
+        guard let (signed, event) = check.accepted else { return check.answer }
+        func blank(_ text: String?) -> String? {
+            let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        do {
+            let guest = try await admin(signed).addGuest(
+                GuestInput(
+                    name: form.name ?? "", email: blank(form.email),
+                    partySize: blank(form.partySize).flatMap { Int($0) },
+                    accessType: blank(form.accessType), arrivalAlert: blank(form.arrivalAlert)),
+                event: event.id)
+            return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(guest.id.text)&notice=added")
+        } catch let failure as CheckinAdmin.Failure {
+            return try await guestsPage(
+                signed, event, query: "", notice: nil, problem: "Not added: \(failure)", status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func cancelGuest(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = try await Self.form(CSRFForm.self, request)
+        let check = try await posted(request, context, csrf: form.csrf)
+        guard let (signed, event) = check.accepted else { return check.answer }
+        let code = context.parameters.get("guestId") ?? ""
+        do {
+            _ = try await admin(signed).cancelGuest(code, event: event.id)
+            return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(code)&notice=cancelled")
+        } catch is CheckinAdmin.Failure {
+            return notFound(signed)
+        }
+    }
+
+    struct ImportForm: Decodable {
+        var csrf: String?
+        var csv: String?
+    }
+
+    @Sendable func importGuests(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        var form = ImportForm()
+        if let type = request.headers[.contentType], let boundary = Self.boundary(type) {
+            form = (try? FormDataDecoder().decode(ImportForm.self, from: body, boundary: boundary)) ?? form
+        }
+        let check = try await posted(request, context, csrf: form.csrf)
+        guard let (signed, event) = check.accepted else { return check.answer }
+        do {
+            let added = try await admin(signed).importGuests(csv: form.csv ?? "", event: event.id)
+            return try await guestsPage(
+                signed, event, query: "", notice: "\(added.count) guests imported.", status: .ok)
+        } catch CheckinAdmin.Failure.badLines(let problems) {
+            return try await guestsPage(
+                signed, event, query: "", notice: nil,
+                problem: "Nothing imported: \(problems.count) bad lines. Correct them and import the file again.",
+                lines: problems, status: .unprocessableContent)
+        } catch let failure as CheckinAdmin.Failure {
+            return try await guestsPage(
+                signed, event, query: "", notice: nil, problem: "Nothing imported: \(failure)",
+                status: .unprocessableContent)
+        }
+    }
+
+    static func boundary(_ contentType: String) -> String? {
+        guard contentType.lowercased().hasPrefix("multipart/form-data"),
+            let range = contentType.range(of: "boundary=")
+        else { return nil }
+        return String(contentType[range.upperBound...].prefix { $0 != ";" }).trimmingCharacters(
+            in: CharacterSet(charactersIn: "\" "))
+    }
+}

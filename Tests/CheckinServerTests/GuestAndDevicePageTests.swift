@@ -1,0 +1,151 @@
+import CheckinAPI
+import CheckinCore
+import CheckinServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import Testing
+
+/// The guest list and the device list in process, on every repository: search, walk-in, cancel, CSV import
+/// all or nothing; an enrolment code shown once with its QR; revoke; every form refused without its token.
+@Suite struct GuestAndDevicePageTests {
+    static func multipart(csrf: String, csv: String) -> (HTTPFields, ByteBuffer) {
+        let boundary = "----test-boundary-7MA4YWxk"
+        let body = """
+            --\(boundary)\r
+            Content-Disposition: form-data; name="csrf"\r
+            \r
+            \(csrf)\r
+            --\(boundary)\r
+            Content-Disposition: form-data; name="csv"; filename="guests.csv"\r
+            Content-Type: text/csv\r
+            \r
+            \(csv)\r
+            --\(boundary)--\r
+
+            """
+        return ([.contentType: "multipart/form-data; boundary=\(boundary)"], ByteBuffer(string: body))
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func guestsAreSearchedAddedCancelledAndImportedAllOrNothing(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, guests) = try await h.event(guests: 3)
+        _ = try await h.admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        let base = "/events/\(event.id.rawValue)/guests"
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            func get(_ uri: String) async throws -> String {
+                try await client.execute(uri: uri, method: .get, headers: [.cookie: cookie]) {
+                    String(buffer: $0.body)
+                }
+            }
+            func post(_ uri: String, _ body: String) async throws -> (HTTPResponse.Status, String?) {
+                try await client.execute(
+                    uri: uri, method: .post, headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: body)
+                ) { ($0.status, $0.headers[.location]) }
+            }
+            // Search by a word of the name, and by the start of the code with a dash.
+            #expect(try await get(base + "?q=guest+1").contains(guests[1].id.displayCode))
+            let code = guests[2].id.displayCode
+            let byCode = try await get(base + "?q=\(code.prefix(6).lowercased())")
+            #expect(byCode.contains("1 guests match") && byCode.contains(guests[2].name), "\(byCode)")
+
+            // A walk-in.
+            let (added, location) = try await post(base, "csrf=\(csrf)&name=Walk+In&partySize=2&arrivalAlert=VIP")
+            #expect(added == .seeOther)
+            let walkIn = try #require(
+                try await h.repository.searchGuests(event: event.id, text: "Walk In", limit: 5).first)
+            #expect(walkIn.partySize == 2 && walkIn.arrivalAlert == "VIP")
+            #expect(location == "\(base)?q=\(walkIn.id.text)&notice=added")
+            #expect(try await get(location ?? "").contains("Guest added"))
+            #expect(try await post(base, "csrf=\(csrf)&name=").0 == .unprocessableContent)
+            #expect(try await post(base, "name=Forged").0 == .forbidden)
+
+            // Cancel.
+            #expect(try await post("\(base)/\(guests[0].id.text)/cancel", "csrf=\(csrf)").0 == .seeOther)
+            #expect(try await h.repository.guest(guests[0].id, event: event.id)?.status == .cancelled)
+            #expect(try await post("\(base)/\(guests[1].id.text)/cancel", "csrf=nope").0 == .forbidden)
+            #expect(try await h.repository.guest(guests[1].id, event: event.id)?.status == .active)
+
+            // Import: a bad line reports its number and imports nothing; a good file imports all.
+            let (headers, bad) = Self.multipart(
+                csrf: csrf, csv: "name,email,party_size\nAda,ada@example.org,1\nBob,bob@example.org,many\n")
+            try await client.execute(
+                uri: base + "/import", method: .post, headers: headers + [.cookie: cookie], body: bad
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(buffer: response.body).contains("Line 3:"), "\(String(buffer: response.body))")
+            }
+            #expect(try await h.repository.searchGuests(event: event.id, text: "Ada", limit: 5).isEmpty)
+            let (goodHeaders, good) = Self.multipart(
+                csrf: csrf, csv: "name,email,party_size\nAda,ada@example.org,1\nBob,bob@example.org,3\n")
+            try await client.execute(
+                uri: base + "/import", method: .post, headers: goodHeaders + [.cookie: cookie], body: good
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("2 guests imported"))
+            }
+            let (forgedHeaders, forged) = Self.multipart(csrf: "forged", csv: "name\nEve\n")
+            try await client.execute(
+                uri: base + "/import", method: .post, headers: forgedHeaders + [.cookie: cookie], body: forged
+            ) { response in #expect(response.status == .forbidden) }
+            #expect(try await h.repository.searchGuests(event: event.id, text: "Eve", limit: 5).isEmpty)
+        }
+        let details = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.detail)
+        #expect(details.contains { $0.contains("by organizer ann@example.org") && $0.contains("Walk In") })
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func anEnrolmentCodeIsShownOnceAndARevokedDeviceIsRefused(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event()
+        _ = try await h.admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        let base = "/events/\(event.id.rawValue)"
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let page = try await client.execute(
+                uri: base + "/enrolment-codes", method: .post, headers: WebPageTests.form(cookie: cookie),
+                body: ByteBuffer(string: "csrf=\(csrf)")
+            ) { response in
+                #expect(response.status == .ok)
+                return String(buffer: response.body)
+            }
+            let start = try #require(page.range(of: "<code id=\"code-text\">"))
+            let code = String(page[start.upperBound...].prefix { $0 != "<" })
+            #expect(code.count == 19, "\(code)")
+            #expect(page.contains("<svg") && page.contains("class=\"qr\""))
+            let later = try await client.execute(uri: base + "/devices", method: .get, headers: [.cookie: cookie]) {
+                String(buffer: $0.body)
+            }
+            #expect(!later.contains(code), "the code is shown once")
+
+            // A kiosk redeems it: the list says who made the code.
+            let enrolment = try await client.execute(
+                uri: "/v1/enrolments/redeem", method: .post, headers: [.contentType: "application/json"],
+                body: Harness.json(EnrolmentRequest(code: code, door: "West", kioskVersion: "1.0.0"))
+            ) { response in try Harness.decode(Enrolment.self, response.body) }
+            let listed = try await client.execute(uri: base + "/devices", method: .get, headers: [.cookie: cookie]) {
+                String(buffer: $0.body)
+            }
+            #expect(listed.contains("West") && listed.contains("by ann@example.org"), "\(listed)")
+
+            // Revoke: not without the token; then the device's token stops working at once.
+            let revoke = base + "/devices/\(enrolment.deviceId)/revoke"
+            try await client.execute(
+                uri: revoke, method: .post, headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: "")
+            ) { response in #expect(response.status == .forbidden) }
+            try await client.execute(
+                uri: revoke, method: .post, headers: WebPageTests.form(cookie: cookie),
+                body: ByteBuffer(string: "csrf=\(csrf)")
+            ) { response in #expect(response.status == .seeOther) }
+            try await client.execute(
+                uri: "/v1/events/\(event.id.rawValue)", method: .get,
+                headers: [.authorization: "Bearer \(enrolment.token)", CheckinHeader.kioskVersion: "1.0.0"]
+            ) { response in #expect(response.status == .unauthorized) }
+        }
+    }
+}
