@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs what the tests need, starts a throwaway PostgreSQL on loopback (scripts/postgres.sh: the server's
-# tests run on SQLite and on PostgreSQL), checks the formatting (swift format lint, .swift-format), runs every
+# Installs what the tests need (Debian's chromium for the organizer pages' browser tests too), starts a
+# throwaway PostgreSQL on loopback (scripts/postgres.sh: the server's tests run on SQLite and on PostgreSQL), checks the formatting (swift format lint, .swift-format), runs every
 # test, then a short fuzz run of every fuzz target (Fuzz/run.sh ci: FUZZ_SECONDS in all, building included, by default 110 so
 # the step stays under 2 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
+scripts/install-chromium.sh
 source scripts/postgres.sh
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 swift build --build-tests

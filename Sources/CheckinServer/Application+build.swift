@@ -2,23 +2,30 @@ import CheckinCore
 import Hummingbird
 import HummingbirdTLS
 import Logging
+import NIOCore
 
 /// The check-in server: configuration, storage and clock in, an application (a service) out. With a
-/// certificate and key in the configuration it speaks HTTPS only.
+/// certificate and key in the configuration it speaks HTTPS only. `onListening` gets the port it listens on
+/// (the one the system chose for port 0).
 public func buildApplication(
     configuration: ServerConfiguration, repository: any CheckinRepository, clock: any ServerClock = SystemServerClock(),
-    logger: Logger = Logger(label: "checkin-server")
+    logger: Logger = Logger(label: "checkin-server"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
+    let running: @Sendable (any Channel) async -> Void = { channel in
+        await onListening(channel.localAddress?.port ?? configuration.port)
+    }
     let router = buildRouter(repository: repository, clock: clock)
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server")
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
-        return Application(router: router, server: .http1(), configuration: address, logger: logger)
+        return Application(
+            router: router, server: .http1(), configuration: address, onServerRunning: running, logger: logger)
     case (let certificate?, let key?):
         let tls = try tlsConfiguration(certificate: certificate, key: key)
         return Application(
-            router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: address, logger: logger)
+            router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: address,
+            onServerRunning: running, logger: logger)
     default:
         throw ServerConfiguration.Failure("give both the TLS certificate and its key, or neither")
     }

@@ -11,7 +11,8 @@ struct KioskBench: AsyncParsableCommand {
             'all' leaves out 'sync', which takes minutes and runs a check-in server (and PostgreSQL if reachable).
             """,
         subcommands: [
-            PipelineBench.self, LookupBench.self, RobustnessBench.self, IdleBench.self, SyncBench.self, AllBenches.self,
+            PipelineBench.self, LookupBench.self, RobustnessBench.self, IdleBench.self, SyncBench.self, WebBench.self,
+            AllBenches.self,
         ],
         defaultSubcommand: AllBenches.self)
 }

@@ -1,9 +1,12 @@
 import CheckinCore
 import Foundation
+import Mustache
 
 /// What the sync monitor shows, as strings: one row per device, and whether the venue went quiet.
 struct MonitorView {
-    struct Row {
+    /// A device's row. Mustache asks for its values by name (`child(named:)`), not through reflection: the
+    /// monitor renders hundreds of them a few seconds apart.
+    struct Row: MustacheParent {
         var id: String
         var door: String
         var health: String
@@ -15,6 +18,23 @@ struct MonitorView {
         var version: String
         var camera: String
         var enrolledBy: String
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "id": id
+            case "door": door
+            case "health": health
+            case "pill": pill
+            case "revoked": revoked
+            case "lastSeen": lastSeen
+            case "rosterFetched": rosterFetched
+            case "pending": pending
+            case "version": version
+            case "camera": camera
+            case "enrolledBy": enrolledBy
+            default: nil
+            }
+        }
     }
 
     var eventId: UInt32

@@ -44,10 +44,11 @@ enum WebAssets {
         .qr { width: 12rem; height: 12rem; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         @media (max-width: 40rem) {
-          .devices thead { display: none; }
-          .devices tr { display: block; border-bottom: 2px solid var(--line); padding: .5rem 0; }
-          .devices th, .devices td { display: block; border: 0; padding: .15rem .5rem; }
-          .devices td::before { content: attr(data-label) ": "; color: var(--muted); }
+          .devices thead, .list thead { display: none; }
+          .devices tr, .list tr { display: block; border-bottom: 2px solid var(--line); padding: .5rem 0; }
+          .devices th, .devices td, .list th, .list td { display: block; border: 0; padding: .15rem .5rem; }
+          .devices td[data-label]::before, .list td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+          .top { flex-wrap: wrap; }
         }
         """
 

@@ -1,0 +1,92 @@
+import ArgumentParser
+import AsyncHTTPClient
+import CheckinAPI
+import CheckinCore
+import CheckinServer
+import Foundation
+import KioskCore
+
+/// The organizer's sync monitor with 200 devices: how long `checkin-server` takes to answer the page, against
+/// its own stylesheet (the same HTTP path, no database, no template) measured in the same run.
+struct WebBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web", abstract: "The sync monitor page for 200 devices (target: under 50 ms on the server).")
+
+    @Option(help: "Devices enrolled for the event.") var devices = 200
+    @Option(help: "Requests per row of the table.") var requests = 200
+
+    func run() async throws {
+        let folder = NSTemporaryDirectory() + "kiosk-bench-web-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try await BenchServer.sqlite(folder: folder)
+        let repository = server.repository
+        let tenant = try await server.admin.createTenant(name: "Bench")
+        let now = Date()
+        let event = try await server.admin.createEvent(
+            EventInput(
+                name: "Bench gala", venue: "Hall", opsContact: "+1 555 0100", startsAt: now.addingTimeInterval(-3600),
+                endsAt: now.addingTimeInterval(3600)), tenant: tenant.id)
+        for index in 0..<devices {
+            let code = try await server.admin.createEnrolmentCode(event: event.id).code
+            let device = try await repository.redeemEnrolment(
+                Enrolling(
+                    codeHash: Secrets.hash(enrolmentCode: code), newDeviceId: Secrets.newDeviceId(),
+                    tokenHash: Secrets.hash(token: Secrets.newDeviceToken()), queueEpoch: Secrets.newQueueEpoch(),
+                    door: "Door \(index)", kioskVersion: "1.0.0"), at: now)
+            // A spread of last contacts: live, stale and offline rows.
+            let seen = now.addingTimeInterval(-Double(index % 40) * 60)
+            try await repository.recordHeartbeat(
+                DeviceReport(
+                    door: "Door \(index)", kioskVersion: "1.0.0", pending: index % 7, rosterCursor: "c\(index)",
+                    rosterFetchedAt: seen, camera: "streaming", clockOffsetMs: 12, deviceTime: seen),
+                device: device.id, at: seen)
+        }
+        // A signed-in organizer: the session made straight in the database.
+        let organizer = try await repository.createOrganizer(
+            NewOrganizer(tenant: tenant.id, email: "bench@example.org", name: "Bench", passwordHash: "unused"), at: now)
+        let token = "ws_bench_" + UUID().uuidString
+        try await repository.createWebSession(
+            WebSession(
+                tokenHash: Secrets.hash(token: token), organizer: organizer.id, csrfToken: "csrf", createdAt: now,
+                expiresAt: now.addingTimeInterval(3600)))
+
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        func timings(_ path: String) async throws -> (times: [Double], bytes: Int) {
+            var times: [Double] = []
+            var bytes = 0
+            for round in 0..<(requests + 10) {
+                var request = HTTPClientRequest(url: server.urls[0] + path)
+                request.headers.add(name: "Cookie", value: "checkin_session=\(token)")
+                let start = ContinuousClock.now
+                let response = try await client.execute(request, timeout: .seconds(10))
+                let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
+                let took = Stopwatch.seconds(ContinuousClock.now - start) * 1000
+                guard response.status == .ok else {
+                    throw ValidationError("GET \(path) answered \(response.status.code)")
+                }
+                if round >= 10 { times.append(took) }  // the first ten warm up
+                bytes = body.readableBytes
+            }
+            return (times, bytes)
+        }
+        let style = try await timings("/static/style.css")
+        let monitor = try await timings("/events/\(event.id.rawValue)/monitor")
+        let live = try await timings("/events/\(event.id.rawValue)/monitor/live")
+        try await client.shutdown()
+        await server.stop()
+        print("## Sync monitor, \(devices) devices (SQLite, loopback HTTP, \(requests) requests each)\n")
+        let base = style.times.median
+        print(
+            table(
+                ["request", "bytes", "p50 ms", "p95 ms", "p50 / stylesheet"],
+                [("stylesheet (baseline)", style), ("monitor page", monitor), ("monitor live part", live)].map {
+                    name, measured in
+                    [
+                        name, String(measured.bytes), String(format: "%.2f", measured.times.median),
+                        String(format: "%.2f", measured.times.percentile(0.95)),
+                        String(format: "%.1f", measured.times.median / base),
+                    ]
+                }))
+    }
+}

@@ -1,0 +1,220 @@
+import CheckinAPI
+import CheckinCore
+import CheckinServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import TestSupport
+import Testing
+
+/// The organizer's pages in a real headless Chromium (Debian's `chromium`, scripts/install-chromium.sh),
+/// against the server over HTTPS: sign in, the sync monitor's rows and pills on an injected clock, its live
+/// update when a kiosk reports in, the empty state, another tenant's event answering 404, a forged form 403.
+/// Takes the README's screenshots (desktop and phone width) into `.build/screenshots`, and into
+/// `docs/screenshots` with CHECKIN_UPDATE_SCREENSHOTS=1.
+@Suite(.serialized, .enabled(if: Chromium.isAvailable, "needs Debian's chromium: scripts/install-chromium.sh"))
+struct BrowserTests {
+    static let password = "correct horse battery"
+
+    /// Where the screenshots go.
+    static let folders: [String] = {
+        var folders = [ChildProcess.packageRoot + "/.build/screenshots"]
+        if ProcessInfo.processInfo.environment["CHECKIN_UPDATE_SCREENSHOTS"] == "1" {
+            folders.append(ChildProcess.packageRoot + "/docs/screenshots")
+        }
+        for folder in folders {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        return folders
+    }()
+
+    static func screenshots(_ page: BrowserPage, _ name: String) throws {
+        for (suffix, width, height, mobile) in [("desktop", 1280, 800, false), ("phone", 390, 844, true)] {
+            try page.setViewport(width: width, height: height, mobile: mobile, deviceScaleFactor: mobile ? 2 : 1)
+            // The whole page at desktop width; what a phone shows first at phone width.
+            for folder in folders { try page.screenshot(to: "\(folder)/\(name)-\(suffix).png", fullPage: !mobile) }
+        }
+        try page.setViewport(width: 1280, height: 800)
+    }
+
+    /// A kiosk, through the server's own routes (a second application on the same database and clock).
+    struct Kiosk: Sendable {
+        let enrolment: Enrolment
+        var headers: HTTPFields { [.authorization: "Bearer \(enrolment.token)", CheckinHeader.kioskVersion: "1.4.2"] }
+    }
+
+    static func withKioskAPI<T: Sendable>(
+        _ server: BrowserServer, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> T
+    ) async throws -> T {
+        let app = try buildApplication(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), repository: server.repository,
+            clock: server.clock)
+        return try await app.test(.router) { client in try await body(client) }
+    }
+
+    static func enrol(_ client: some TestClientProtocol, _ server: BrowserServer, event: EventID, door: String)
+        async throws -> Kiosk
+    {
+        let code = try await server.admin.createEnrolmentCode(event: event).code
+        return try await client.execute(
+            uri: "/v1/enrolments/redeem", method: .post, headers: [.contentType: "application/json"],
+            body: ByteBuffer(
+                bytes: try APICoding.encoder().encode(EnrolmentRequest(code: code, door: door, kioskVersion: "1.4.2")))
+        ) { response in
+            #expect(response.status == .ok)
+            return Kiosk(
+                enrolment: try APICoding.decoder().decode(Enrolment.self, from: Data(response.body.readableBytesView)))
+        }
+    }
+
+    static func report(_ client: some TestClientProtocol, _ kiosk: Kiosk, door: String, pending: Int, at time: Date)
+        async throws
+    {
+        let beat = Heartbeat(
+            door: door, kioskVersion: "1.4.2", pending: pending, oldestPendingAt: nil, rosterCursor: "c",
+            rosterFetchedAt: time, camera: "streaming", clockOffsetMs: 0, deviceTime: time)
+        try await client.execute(
+            uri: "/v1/devices/heartbeat", method: .post, headers: kiosk.headers,
+            body: ByteBuffer(bytes: try APICoding.encoder().encode(beat))
+        ) { response in #expect(response.status == .ok) }
+    }
+
+    @Test func anOrganizerWatchesTheDoorsInARealBrowser() async throws {
+        let server = try await BrowserServer()
+        defer { Task { await server.stop() } }
+        let start = BrowserServer.start
+        let tenant = try await server.admin.createTenant(name: "Acme Events")
+        let event = try await server.admin.createEvent(
+            EventInput(
+                name: "Winter Gala", venue: "Harbour Hall", opsContact: "Venue ops, +1 555 0100",
+                startsAt: start.addingTimeInterval(-3600), endsAt: start.addingTimeInterval(5 * 3600)),
+            tenant: tenant.id)
+        let guests = try await server.repository.addGuests(
+            (0..<40).map { i in
+                NewGuest(
+                    name: ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Hedy Lamarr", "Katherine Johnson"][i % 5]
+                        + (i < 5 ? "" : " \(i)"), email: "guest\(i)@example.org", partySize: 1 + i % 3,
+                    arrivalAlert: i == 22 ? "Tell the host she has arrived" : nil)
+            }, event: event.id, at: start)
+        let other = try await server.admin.createTenant(name: "Other Org")
+        let otherEvent = try await server.admin.createEvent(
+            EventInput(name: "Private", startsAt: start, endsAt: start.addingTimeInterval(3600)), tenant: other.id)
+        _ = try await server.admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann Organizer", password: Self.password)
+
+        // Three kiosks: North last heard 35 minutes ago, South 12, East now; some check-ins at each.
+        let kiosks = try await Self.withKioskAPI(server) { client in
+            var kiosks: [String: Kiosk] = [:]
+            for door in ["North", "South", "East"] {
+                kiosks[door] = try await Self.enrol(client, server, event: event.id, door: door)
+            }
+            for (index, guest) in guests.prefix(24).enumerated() {
+                let door = ["North", "South", "East"][index % 3]
+                let scanned = start.addingTimeInterval(-Double(40 - index) * 60)
+                let item = CheckInItem(
+                    key: ItemKey(
+                        deviceId: kiosks[door]!.enrolment.deviceId, epoch: kiosks[door]!.enrolment.queueEpoch,
+                        sequence: Int64(index + 1)), guestId: guest.id.text, kind: .checkIn, scannedAt: scanned,
+                    clockOffsetMs: 0, arrived: guest.partySize, door: door, source: "camera")
+                try await client.execute(
+                    uri: "/v1/events/\(event.id.rawValue)/check-ins", method: .post, headers: kiosks[door]!.headers,
+                    body: ByteBuffer(bytes: try APICoding.encoder().encode(CheckInBatch(items: [item])))
+                ) { response in #expect(response.status == .ok) }
+            }
+            server.clock.set(start.addingTimeInterval(-35 * 60))
+            try await Self.report(client, kiosks["North"]!, door: "North", pending: 4, at: server.clock.now())
+            server.clock.set(start.addingTimeInterval(-12 * 60))
+            try await Self.report(client, kiosks["South"]!, door: "South", pending: 0, at: server.clock.now())
+            server.clock.set(start)
+            try await Self.report(client, kiosks["East"]!, door: "East", pending: 1, at: server.clock.now())
+            return kiosks
+        }
+
+        let browser = try Chromium.launch()
+        defer { browser.close() }
+        let page = try browser.newPage()
+
+        // Signing in.
+        try page.navigate(to: server.url + "/events")
+        #expect(try page.currentURL.hasSuffix("/sign-in"))
+        try page.type(into: "#email", text: "ann@example.org")
+        try page.type(into: "#password", text: "wrong password")
+        try page.submit("form")
+        #expect(page.status == 401)
+        #expect(try page.evaluate("document.querySelector('.error').textContent")?.contains("Wrong") == true)
+        try page.type(into: "#password", text: Self.password)
+        try page.submit("form")
+        #expect(try page.currentURL.hasSuffix("/events"))
+        #expect(try page.evaluate("document.body.innerText")?.contains("Winter Gala") == true)
+
+        // The monitor: one row per device, the pills by last contact.
+        let monitor = server.url + "/events/\(event.id.rawValue)/monitor"
+        try page.navigate(to: monitor)
+        #expect(page.status == 200)
+        func health(_ door: String) throws -> String? {
+            try page.evaluate(
+                "document.querySelector('#device-\(kiosks[door]!.enrolment.deviceId)')?.dataset.health ?? null")
+        }
+        #expect(try health("North") == "offline")
+        #expect(try health("South") == "stale")
+        #expect(try health("East") == "live")
+        let pills = try page.evaluate(
+            "[...document.querySelectorAll('.pill')].map(p => p.textContent + ':' + getComputedStyle(p).backgroundColor).join(' ')"
+        )
+        #expect(pills?.contains("offline:rgb(255, 217, 222)") == true, "\(pills ?? "")")
+        #expect(pills?.contains("stale:rgb(255, 233, 168)") == true, "\(pills ?? "")")
+        try Self.screenshots(page, "monitor")
+
+        // A kiosk reports in: the row appears without a reload.
+        _ = try page.evaluate("window.stillTheSamePage = true")
+        try await Self.withKioskAPI(server) { client in
+            let west = try await Self.enrol(client, server, event: event.id, door: "West")
+            try await Self.report(client, west, door: "West", pending: 0, at: server.clock.now())
+        }
+        try page.waitFor("document.querySelector('#monitor-live').innerText.includes('West')", timeout: .seconds(20))
+        #expect(try page.evaluate("String(window.stillTheSamePage === true)") == "true")
+
+        // Time passes on the server's clock: at 10 minutes East and West turn stale; after 30 without anybody,
+        // the empty state says the venue may be down, with the ops contact.
+        server.clock.advance(by: 10 * 60)
+        try page.waitFor(
+            "document.querySelector('#device-\(kiosks["East"]!.enrolment.deviceId)')?.dataset.health === 'stale'",
+            timeout: .seconds(20))
+        server.clock.advance(by: 20 * 60)
+        try page.waitFor("document.querySelector('#empty-state') !== null", timeout: .seconds(20))
+        let empty = try page.evaluate("document.querySelector('#empty-state').innerText") ?? ""
+        #expect(empty.contains("No devices have synced in the last 30 minutes"))
+        #expect(empty.contains("Venue ops, +1 555 0100"))
+        #expect(try page.evaluate("String(window.stillTheSamePage === true)") == "true")
+        server.clock.set(start)
+
+        // The dashboard and the guest list, for the README.
+        try page.navigate(to: server.url + "/events/\(event.id.rawValue)")
+        #expect(try page.evaluate("document.querySelector('#checked-in').textContent") == "24")
+        #expect(try page.evaluate("String(document.querySelectorAll('svg.chart rect').length > 3)") == "true")
+        try Self.screenshots(page, "dashboard")
+        try page.navigate(to: server.url + "/events/\(event.id.rawValue)/guests")
+        #expect(try page.evaluate("String(document.querySelectorAll('#guests tbody tr').length)") == "40")
+        try Self.screenshots(page, "guests")
+
+        // Another tenant's event answers like one that does not exist.
+        try page.navigate(to: server.url + "/events/\(otherEvent.id.rawValue)/monitor")
+        #expect(page.status == 404)
+        let foreign = try page.evaluate("document.body.innerText")
+        try page.navigate(to: server.url + "/events/99999/monitor")
+        #expect(page.status == 404)
+        #expect(try page.evaluate("document.body.innerText") == foreign)
+
+        // A form whose token was tampered with is refused, and the organizer stays signed in.
+        try page.navigate(to: server.url + "/events")
+        _ = try page.evaluate("document.querySelector('form[action=\"/sign-out\"] input[name=csrf]').value = 'forged'")
+        try page.submit("form[action=\"/sign-out\"]")
+        #expect(page.status == 403)
+        try page.navigate(to: server.url + "/events")
+        #expect(try page.currentURL.hasSuffix("/events"))
+
+        let audit = try await server.repository.auditEntries(tenant: tenant.id, limit: 100).map(\.action)
+        #expect(audit.contains("cross_tenant") && audit.contains("csrf_refused"))
+    }
+}
