@@ -196,6 +196,15 @@ struct BrowserTests {
         try Self.screenshots(page, "dashboard")
         try page.navigate(to: server.url + "/events/\(event.id.rawValue)/guests")
         #expect(try page.evaluate("String(document.querySelectorAll('#guests tbody tr').length)") == "40")
+        // Every field has a label, and every button says what it does.
+        #expect(
+            try page.evaluate(
+                "String([...document.querySelectorAll('input:not([type=hidden])')].every(i => i.labels.length > 0))")
+                == "true")
+        #expect(
+            try page.evaluate(
+                "String([...document.querySelectorAll('button')].every(b => (b.getAttribute('aria-label') || b.textContent).trim().length > 0))"
+            ) == "true")
         try Self.screenshots(page, "guests")
 
         // Another tenant's event answers like one that does not exist.
