@@ -135,9 +135,8 @@ extension SQLiteCheckinRepository {
                 SELECT guest_id, door, corrected_time, arrived FROM check_in
                 WHERE event_id = ? AND guest_id IN (\(placeholders))
                 """)
-        var values: [any DatabaseValueConvertible] = [event]
-        values += rows.map(\.id)
-        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values))
+        let cursor = try Row.fetchCursor(
+            statement, arguments: StatementArguments([event.databaseValue] + rows.map(\.id.databaseValue)))
         var byGuest: [String: CheckInSummary] = [:]
         while let row = try cursor.next() {
             let guest: String = row["guest_id"]

@@ -62,7 +62,7 @@ extension SQLiteDoorStore {
     /// builds a persistence container and looks the table's schema up on every call.
     func upsert(_ guest: RosterGuest, version: Int64, at now: Date, _ db: Database) throws {
         var words = RosterWords()
-        try upsert(guest, version: version, at: now, isNew: false, words: &words, db)
+        try upsert(guest, keys: SearchKeys(guest), version: version, at: now, isNew: false, words: &words, db)
         try words.insert(db)
     }
 
@@ -70,9 +70,9 @@ extension SQLiteDoorStore {
     /// with the rest of a page. `isNew`: the kiosk has no row for the guest, hence no words to delete (a word
     /// row needs its roster row: a foreign key).
     func upsert(
-        _ guest: RosterGuest, version: Int64, at now: Date, isNew: Bool, words: inout RosterWords, _ db: Database
+        _ guest: RosterGuest, keys: SearchKeys, version: Int64, at now: Date, isNew: Bool,
+        words: inout RosterWords, _ db: Database
     ) throws {
-        let nameKey = SearchKey.fold(guest.name)
         let event = Int64(guest.event.rawValue)
         let id = guest.guest.text
         try db.cachedStatement(
@@ -86,13 +86,13 @@ extension SQLiteDoorStore {
                     notes = excluded.notes, updated_at = excluded.updated_at, version = excluded.version
                 """
         ).execute(arguments: [
-            event, id, Int64(guest.tenant.rawValue), guest.name, nameKey, guest.email, SearchKey.fold(guest.email),
+            event, id, Int64(guest.tenant.rawValue), guest.name, keys.name, guest.email, keys.email,
             guest.partySize, guest.status.rawValue, guest.notes, now.storeMilliseconds, version,
         ])
         if !isNew {
             try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = ? AND guest_id = ?")
                 .execute(arguments: [event, id])
         }
-        words.set(SearchKey.words(ofFolded: nameKey), for: RosterHoldings.Key(event: event, id: id))
+        words.set(keys.words, for: RosterHoldings.Key(event: event, id: id))
     }
 }

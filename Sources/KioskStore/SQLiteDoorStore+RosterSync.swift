@@ -61,8 +61,24 @@ extension SQLiteDoorStore {
     public func applyRosterPage(_ updates: [RosterUpdate], state: RosterSyncState, at now: Date) throws
         -> RosterApplied
     {
+        try applyRosterPage(PreparedRosterPage(updates), state: state, at: now)
+    }
+
+    /// `applyRosterPage` of a page whose search keys are already made (by the downloader, beside the apply of
+    /// the page before).
+    @discardableResult
+    public func applyRosterPage(_ page: PreparedRosterPage, state: RosterSyncState, at now: Date) throws
+        -> RosterApplied
+    {
+        // Back to SQLite's checkpoint threshold for every other commit, even when the page fails.
+        defer {
+            _ = try? database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.defaultCheckpointPages)")
+            }
+        }
+        let updates = page.updates
         let applied = try write("applying a roster page", durability: .normal) { db in
-            // Each page dirties some 2,000 index pages (names, e-mails and words land all over their indexes):
+            // Each page dirties some 1,400 index pages (names, e-mails and words land all over their indexes):
             // checkpointing after every page, as the default 1,000-page threshold does, wrote them to the
             // database file and synced it 200 times in a first download.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.rosterCheckpointPages)")
@@ -72,14 +88,16 @@ extension SQLiteDoorStore {
             var result = RosterApplied()
             var held = try RosterHoldings(db, guests: updates.map(\.guest))
             var words = RosterWords()
-            for update in updates {
+            for (update, keys) in zip(updates, page.keys) {
                 let key = RosterHoldings.Key(update.guest)
                 let version = held.versions[key]
                 if let version, version > update.version {
                     result.older += 1
                     continue
                 }
-                try upsert(update.guest, version: update.version, at: now, isNew: version == nil, words: &words, db)
+                try upsert(
+                    update.guest, keys: keys, version: update.version, at: now, isNew: version == nil, words: &words,
+                    db)
                 held.versions[key] = update.version
                 let arguments: StatementArguments = [key.event, key.id]
                 if update.guest.status == .cancelled {
@@ -123,13 +141,14 @@ extension SQLiteDoorStore {
             try Self.saveRosterSyncState(db, state)
             return result
         }
-        // Back to SQLite's threshold for every other commit; once the roster is complete, the pages left in the
-        // WAL are checkpointed here rather than by the commit of the next check-in.
-        try run("checkpointing after a roster page") {
-            try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.defaultCheckpointPages)")
-                if state.complete {
+        // Once the roster is complete, the page cache shrinks back, the pages left in the WAL are checkpointed
+        // here rather than by the commit of the next check-in, and the WAL file, grown to up to 128 MiB, is cut
+        // back to 4 MiB when SQLite next starts it over.
+        if state.complete {
+            try run("checkpointing after a roster page") {
+                try database.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA cache_size = \(Self.defaultCacheSize)")
+                    try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
                     try db.checkpoint(.passive)
                 }
             }
@@ -137,8 +156,9 @@ extension SQLiteDoorStore {
         return applied
     }
 
-    /// WAL pages (32 MiB) after which a roster page's commit checkpoints.
-    static let rosterCheckpointPages = 8192
+    /// WAL pages (128 MiB) after which a roster page's commit checkpoints: some 20 pages of a first download
+    /// between checkpoints, each copying the pages they dirtied (at most the database's size) once.
+    static let rosterCheckpointPages = 32768
     /// SQLite's own threshold, for every other commit.
     static let defaultCheckpointPages = 1000
     /// The writer's page cache while a roster downloads (negative: KiB), 64 MiB: a 100,000-guest roster with
@@ -146,6 +166,8 @@ extension SQLiteDoorStore {
     static let rosterCacheSize = -65536
     /// SQLite's own page cache, 2 MiB.
     static let defaultCacheSize = -2000
+    /// The size (bytes) a WAL file is cut back to when it starts over.
+    static let walSizeLimit = 4 << 20
 
     static func saveRosterSyncState(_ db: Database, _ state: RosterSyncState) throws {
         try db.cachedStatement(
