@@ -82,9 +82,18 @@ extension SQLiteCheckinRepository {
         return try await writer.read { [start, after] db in
             let eventId = Int64(event.rawValue)
             let startValue = try start ?? Self.currentChange(db)
-            var request = GuestRow.filter(GuestRow.Columns.eventId == eventId)
-            if let after { request = request.filter(GuestRow.Columns.id > after) }
-            let rows = try request.order(GuestRow.Columns.id).limit(limit + 1).fetchAll(db)
+            let rows =
+                if let after {
+                    try RosterRow.fetchAll(
+                        db,
+                        sql: """
+                            SELECT \(RosterRow.selection) FROM guest WHERE event_id = ? AND id > ? ORDER BY id LIMIT ?
+                            """, arguments: [eventId, after, limit + 1])
+                } else {
+                    try RosterRow.fetchAll(
+                        db, sql: "SELECT \(RosterRow.selection) FROM guest WHERE event_id = ? ORDER BY id LIMIT ?",
+                        arguments: [eventId, limit + 1])
+                }
             let pageRows = Array(rows.prefix(limit))
             let guests = try Self.withCheckIns(db, pageRows, event: eventId)
             let total = start == nil ? try GuestRow.filter(GuestRow.Columns.eventId == eventId).fetchCount(db) : nil
@@ -99,10 +108,12 @@ extension SQLiteCheckinRepository {
         return try await writer.read { db in
             let eventId = Int64(event.rawValue)
             let current = try Self.currentChange(db)
-            let rows =
-                try GuestRow
-                .filter(GuestRow.Columns.eventId == eventId && GuestRow.Columns.changeSeq > sinceValue)
-                .order(GuestRow.Columns.changeSeq).limit(limit + 1).fetchAll(db)
+            let rows = try RosterRow.fetchAll(
+                db,
+                sql: """
+                    SELECT \(RosterRow.selection) FROM guest WHERE event_id = ? AND change_seq > ?
+                    ORDER BY change_seq LIMIT ?
+                    """, arguments: [eventId, sinceValue, limit + 1])
             let pageRows = Array(rows.prefix(limit))
             let guests = try Self.withCheckIns(db, pageRows, event: eventId)
             if rows.count > limit {
@@ -114,14 +125,26 @@ extension SQLiteCheckinRepository {
         }
     }
 
-    /// The guests of `rows` with their check-ins, read in one query.
-    static func withCheckIns(_ db: Database, _ rows: [GuestRow], event: Int64) throws -> [Guest] {
+    /// The guests of `rows` with their check-ins, read in one query (a page holds at most 500 guests, under
+    /// SQLite's 999 bound parameters of old versions).
+    static func withCheckIns(_ db: Database, _ rows: [RosterRow], event: Int64) throws -> [Guest] {
         guard !rows.isEmpty else { return [] }
-        let checkIns =
-            try CheckInRow
-            .filter(CheckInRow.Columns.eventId == event && rows.map(\.id).contains(CheckInRow.Columns.guestId))
-            .fetchAll(db)
-        let byGuest = Dictionary(checkIns.map { ($0.guestId, $0) }, uniquingKeysWith: { a, _ in a })
-        return rows.map { $0.guest(checkIn: byGuest[$0.id]) }
+        let placeholders = Array(repeating: "?", count: rows.count).joined(separator: ", ")
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT guest_id, door, corrected_time, arrived FROM check_in
+                WHERE event_id = ? AND guest_id IN (\(placeholders))
+                """)
+        let cursor = try Row.fetchCursor(
+            statement, arguments: StatementArguments([event.databaseValue] + rows.map(\.id.databaseValue)))
+        var byGuest: [String: CheckInSummary] = [:]
+        while let row = try cursor.next() {
+            let guest: String = row["guest_id"]
+            if byGuest[guest] == nil {
+                byGuest[guest] = CheckInSummary(door: row["door"], at: row["corrected_time"], arrived: row["arrived"])
+            }
+        }
+        let eventID = EventID(UInt32(event))
+        return rows.map { $0.guest(event: eventID, checkIn: byGuest[$0.id]) }
     }
 }

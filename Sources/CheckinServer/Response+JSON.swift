@@ -12,6 +12,15 @@ extension Response {
     }
 }
 
+extension Response {
+    /// A JSON answer already written (`RosterPage.encodedJSON()`, the API's coding written directly).
+    static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
 extension Request {
     /// The body decoded with the API's coding; a malformed body is a `400` that says what is wrong.
     func decodeJSON<T: Decodable>(_ type: T.Type, context: ServerContext) async throws -> T {

@@ -61,7 +61,18 @@ extension SQLiteDoorStore {
     /// column lists) and the words go in through a cached statement rather than a record's `insert`, which
     /// builds a persistence container and looks the table's schema up on every call.
     func upsert(_ guest: RosterGuest, version: Int64, at now: Date, _ db: Database) throws {
-        let nameKey = SearchKey.fold(guest.name)
+        var words = RosterWords()
+        try upsert(guest, keys: SearchKeys(guest), version: version, at: now, isNew: false, words: &words, db)
+        try words.insert(db)
+    }
+
+    /// Writes the roster row and deletes its old name words; its new words go into `words`, to be inserted
+    /// with the rest of a page. `isNew`: the kiosk has no row for the guest, hence no words to delete (a word
+    /// row needs its roster row: a foreign key).
+    func upsert(
+        _ guest: RosterGuest, keys: SearchKeys, version: Int64, at now: Date, isNew: Bool,
+        words: inout RosterWords, _ db: Database
+    ) throws {
         let event = Int64(guest.event.rawValue)
         let id = guest.guest.text
         try db.cachedStatement(
@@ -75,15 +86,13 @@ extension SQLiteDoorStore {
                     notes = excluded.notes, updated_at = excluded.updated_at, version = excluded.version
                 """
         ).execute(arguments: [
-            event, id, Int64(guest.tenant.rawValue), guest.name, nameKey, guest.email, SearchKey.fold(guest.email),
+            event, id, Int64(guest.tenant.rawValue), guest.name, keys.name, guest.email, keys.email,
             guest.partySize, guest.status.rawValue, guest.notes, now.storeMilliseconds, version,
         ])
-        try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = ? AND guest_id = ?")
-            .execute(arguments: [event, id])
-        let insertWord = try db.cachedStatement(
-            sql: "INSERT INTO roster_words (event, word, guest_id) VALUES (?, ?, ?)")
-        for word in SearchKey.words(ofFolded: nameKey) {
-            try insertWord.execute(arguments: [event, String(word), id])
+        if !isNew {
+            try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = ? AND guest_id = ?")
+                .execute(arguments: [event, id])
         }
+        words.set(keys.words, for: RosterHoldings.Key(event: event, id: id))
     }
 }

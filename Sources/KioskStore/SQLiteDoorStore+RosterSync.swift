@@ -53,41 +53,69 @@ extension SQLiteDoorStore {
     /// (cancelled on the server) and the guest's check-in (at any door, or none) become the server's. Merge
     /// protection: a guest with an item still queued here keeps the local check-in as it is; the server's
     /// answer to the queued item, and the next delta, bring it in line.
+    ///
+    /// What the kiosk holds of the page's guests (versions, queued items, tombstones, check-ins) is read with
+    /// one query per table, not probed row by row, and a row's statements run only where they change
+    /// something: a first download into an empty kiosk writes each guest's roster row and name words only.
     @discardableResult
     public func applyRosterPage(_ updates: [RosterUpdate], state: RosterSyncState, at now: Date) throws
         -> RosterApplied
     {
-        try write("applying a roster page", durability: .normal) { db in
+        try applyRosterPage(PreparedRosterPage(updates), state: state, at: now)
+    }
+
+    /// `applyRosterPage` of a page whose search keys are already made (by the downloader, beside the apply of
+    /// the page before).
+    @discardableResult
+    public func applyRosterPage(_ page: PreparedRosterPage, state: RosterSyncState, at now: Date) throws
+        -> RosterApplied
+    {
+        // Back to SQLite's checkpoint threshold for every other commit, even when the page fails.
+        defer {
+            _ = try? database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.defaultCheckpointPages)")
+            }
+        }
+        let updates = page.updates
+        let applied = try write("applying a roster page", durability: .normal) { db in
+            // Each page dirties some 1,400 index pages (names, e-mails and words land all over their indexes):
+            // checkpointing after every page, as the default 1,000-page threshold does, wrote them to the
+            // database file and synced it 200 times in a first download.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.rosterCheckpointPages)")
+            // And with SQLite's 2 MB page cache, those pages spilled to the WAL before the commit and were read
+            // back from the file for the next page: the cache stays large until the roster is complete.
+            try db.execute(sql: "PRAGMA cache_size = \(Self.rosterCacheSize)")
             var result = RosterApplied()
-            let probe = try db.cachedStatement(
-                sql: """
-                    SELECT (SELECT version FROM roster WHERE event = :event AND guest_id = :guest_id) AS version,
-                        EXISTS (SELECT 1 FROM sync_queue WHERE event = :event AND guest_id = :guest_id) AS queued
-                    """)
-            for update in updates {
-                let key: StatementArguments = [
-                    "event": Int64(update.guest.event.rawValue), "guest_id": update.guest.guest.text,
-                ]
-                guard let row = try Row.fetchOne(probe, arguments: key) else { continue }
-                if let held = try row.decode(Int64?.self, forColumn: Column("version")), held > update.version {
+            var held = try RosterHoldings(db, guests: updates.map(\.guest))
+            var words = RosterWords()
+            for (update, keys) in zip(updates, page.keys) {
+                let key = RosterHoldings.Key(update.guest)
+                let version = held.versions[key]
+                if let version, version > update.version {
                     result.older += 1
                     continue
                 }
-                try upsert(update.guest, version: update.version, at: now, db)
+                try upsert(
+                    update.guest, keys: keys, version: update.version, at: now, isNew: version == nil, words: &words,
+                    db)
+                held.versions[key] = update.version
+                let arguments: StatementArguments = [key.event, key.id]
                 if update.guest.status == .cancelled {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT INTO tombstones (event, guest_id, cancelled_at, reason)
-                            VALUES (:event, :guest_id, :at, 'cancelled on the server')
-                            ON CONFLICT (event, guest_id) DO NOTHING
-                            """
-                    ).execute(arguments: key + ["at": now.storeMilliseconds])
-                } else {
-                    try db.cachedStatement(sql: "DELETE FROM tombstones WHERE event = :event AND guest_id = :guest_id")
-                        .execute(arguments: key)
+                    if held.tombstoned.insert(key).inserted {
+                        try db.cachedStatement(
+                            sql: """
+                                INSERT INTO tombstones (event, guest_id, cancelled_at, reason)
+                                VALUES (?, ?, ?, 'cancelled on the server')
+                                ON CONFLICT (event, guest_id) DO NOTHING
+                                """
+                        ).execute(arguments: arguments + [now.storeMilliseconds])
+                    }
+                } else if held.tombstoned.remove(key) != nil {
+                    try db.cachedStatement(sql: "DELETE FROM tombstones WHERE event = ? AND guest_id = ?")
+                        .execute(arguments: arguments)
                 }
                 result.applied += 1
-                if try row.decode(Bool.self, forColumn: Column("queued")) {
+                if held.queued.contains(key) {
                     result.protected += 1
                     continue
                 }
@@ -95,24 +123,51 @@ extension SQLiteDoorStore {
                     try db.cachedStatement(
                         sql: """
                             INSERT INTO check_ins (event, guest_id, door, at, arrived, source)
-                            VALUES (:event, :guest_id, :door, :at, :arrived, :source)
+                            VALUES (?, ?, ?, ?, ?, ?)
                             ON CONFLICT (event, guest_id) DO UPDATE SET
                                 door = excluded.door, at = excluded.at, arrived = excluded.arrived, source = excluded.source
                             """
                     ).execute(
-                        arguments: key + [
-                            "door": checkIn.door, "at": checkIn.at.storeMilliseconds, "arrived": checkIn.arrived,
-                            "source": checkIn.source.rawValue,
+                        arguments: arguments + [
+                            checkIn.door, checkIn.at.storeMilliseconds, checkIn.arrived, checkIn.source.rawValue,
                         ])
-                } else {
-                    try db.cachedStatement(sql: "DELETE FROM check_ins WHERE event = :event AND guest_id = :guest_id")
-                        .execute(arguments: key)
+                    held.checkedIn.insert(key)
+                } else if held.checkedIn.remove(key) != nil {
+                    try db.cachedStatement(sql: "DELETE FROM check_ins WHERE event = ? AND guest_id = ?")
+                        .execute(arguments: arguments)
                 }
             }
+            try words.insert(db)
             try Self.saveRosterSyncState(db, state)
             return result
         }
+        // Once the roster is complete, the page cache shrinks back, the pages left in the WAL are checkpointed
+        // here rather than by the commit of the next check-in, and the WAL file, grown to up to 128 MiB, is cut
+        // back to 4 MiB when SQLite next starts it over.
+        if state.complete {
+            try run("checkpointing after a roster page") {
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA cache_size = \(Self.defaultCacheSize)")
+                    try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+                    try db.checkpoint(.passive)
+                }
+            }
+        }
+        return applied
     }
+
+    /// WAL pages (128 MiB) after which a roster page's commit checkpoints: some 20 pages of a first download
+    /// between checkpoints, each copying the pages they dirtied (at most the database's size) once.
+    static let rosterCheckpointPages = 32768
+    /// SQLite's own threshold, for every other commit.
+    static let defaultCheckpointPages = 1000
+    /// The writer's page cache while a roster downloads (negative: KiB), 64 MiB: a 100,000-guest roster with
+    /// its indexes is about 42 MB.
+    static let rosterCacheSize = -65536
+    /// SQLite's own page cache, 2 MiB.
+    static let defaultCacheSize = -2000
+    /// The size (bytes) a WAL file is cut back to when it starts over.
+    static let walSizeLimit = 4 << 20
 
     static func saveRosterSyncState(_ db: Database, _ state: RosterSyncState) throws {
         try db.cachedStatement(

@@ -7,16 +7,45 @@ enum SearchKey {
     static func fold(_ text: String) -> String {
         // ASCII text (most e-mail addresses and many names) has no diacritics and its case folds to its
         // lowercase: no need for Foundation's Unicode folding, which every row of a roster download pays.
-        let folded =
-            text.utf8.allSatisfy { $0 < 0x80 }
-            ? text.lowercased() : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        if isASCII(text) { return lowercasedCollapsingSpaces(ascii: text) }
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        // Most accented names fold to ASCII ("Émile" to "emile"): their spaces need no grapheme breaking.
+        if isASCII(folded) { return lowercasedCollapsingSpaces(ascii: folded) }
         return folded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// The words of a folded name, split at spaces and hyphens ("mary-jane o'neil": mary, jane, o'neil).
     /// Migration 2 splits the same way in SQL.
     static func words(ofFolded key: String) -> Set<Substring> {
-        Set(key.split(whereSeparator: { $0 == " " || $0 == "-" }))
+        // In ASCII every byte is a character, so splitting the bytes is splitting the characters.
+        if isASCII(key) {
+            return Set(key.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2D }).map { Substring($0) })
+        }
+        return Set(key.split(whereSeparator: { $0 == " " || $0 == "-" }))
+    }
+
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// What `lowercased()` and splitting at `Character.isWhitespace` then joining with one space give for ASCII
+    /// text, in one pass over its bytes: the ASCII whitespace characters are tab, line feed, vertical tab, form
+    /// feed, carriage return (also as CR LF, one character) and space.
+    static func lowercasedCollapsingSpaces(ascii text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var space = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x09...0x0D, 0x20:
+                space = !bytes.isEmpty
+            default:
+                if space {
+                    bytes.append(0x20)
+                    space = false
+                }
+                bytes.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The exclusive upper bound of the strings starting with `prefix` under SQLite's BINARY (UTF-8 byte)

@@ -45,14 +45,15 @@ public struct RosterDownloader: Sendable {
         return report
     }
 
-    /// The first download, a page at a time; the next page is fetched while this one is applied (the transfer
-    /// hides behind the apply), and a page is applied only after every page before it.
+    /// The first download, a page at a time; the next page is fetched, and made ready for the store, while
+    /// this one is applied (the transfer and the search keys hide behind the apply), and a page is applied only
+    /// after every page before it.
     func download(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport) async throws {
         guard !state.complete else { return }
-        var next: RosterPage? = try await source.rosterPage(
-            event: event.rawValue, page: state.nextPage, changesSince: nil
-        ).answer
-        while let page = next {
+        var next: ReadyPage? = ready(
+            try await source.rosterPage(event: event.rawValue, page: state.nextPage, changesSince: nil).answer)
+        while let ready = next {
+            let page = ready.page
             async let following = self.page(after: page)
             if state.nextPage == nil {
                 state.changeCursor = page.changeCursor
@@ -66,17 +67,31 @@ public struct RosterDownloader: Sendable {
                 state.complete = true
                 state.fetchedAt = clock.now()
             }
-            report.add(try store.applyRosterPage(updates(page.guests, &report), state: state, at: clock.now()))
+            report.invalid += ready.invalid
+            report.add(try store.applyRosterPage(ready.rows, state: state, at: clock.now()))
             report.pages += 1
             progress(state)
             next = try await following
         }
     }
 
-    /// The first download's page after `page`, or nil after the last.
-    func page(after page: RosterPage) async throws -> RosterPage? {
+    /// The first download's page after `page`, ready for the store, or nil after the last.
+    func page(after page: RosterPage) async throws -> ReadyPage? {
         guard let next = page.nextPage else { return nil }
-        return try await source.rosterPage(event: event.rawValue, page: next, changesSince: nil).answer
+        return ready(try await source.rosterPage(event: event.rawValue, page: next, changesSince: nil).answer)
+    }
+
+    /// A page from the server with its rows as the kiosk keeps them, their search keys made.
+    struct ReadyPage: Sendable {
+        var page: RosterPage
+        var rows: PreparedRosterPage
+        /// Rows skipped because their id is not a pass code.
+        var invalid: Int
+    }
+
+    func ready(_ page: RosterPage) -> ReadyPage {
+        let (updates, invalid) = updates(page.guests)
+        return ReadyPage(page: page, rows: PreparedRosterPage(updates), invalid: invalid)
     }
 
     func fetchChanges(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport)
@@ -93,7 +108,9 @@ public struct RosterDownloader: Sendable {
                 state.fetchedAt = clock.now()
             }
             // A delta cut between pages starts again from `since`: rows come twice, and applying one is idempotent.
-            report.add(try store.applyRosterPage(updates(answer.guests, &report), state: state, at: clock.now()))
+            let (updates, invalid) = updates(answer.guests)
+            report.invalid += invalid
+            report.add(try store.applyRosterPage(updates, state: state, at: clock.now()))
             report.pages += 1
             report.changes += answer.guests.count
         } while page != nil
@@ -101,10 +118,11 @@ public struct RosterDownloader: Sendable {
     }
 
     /// The server's rows as the kiosk keeps them; a row whose id is not a pass code is skipped and counted.
-    func updates(_ records: [GuestRecord], _ report: inout RosterReport) -> [RosterUpdate] {
-        records.compactMap { record in
+    func updates(_ records: [GuestRecord]) -> (updates: [RosterUpdate], invalid: Int) {
+        var invalid = 0
+        let updates = records.compactMap { record -> RosterUpdate? in
             guard let id = GuestID(text: record.id) else {
-                report.invalid += 1
+                invalid += 1
                 return nil
             }
             let notes = [
@@ -120,6 +138,7 @@ public struct RosterDownloader: Sendable {
             }
             return RosterUpdate(guest: guest, version: record.version, checkIn: checkIn)
         }
+        return (updates, invalid)
     }
 
     static func badAnswer(_ message: String) -> SyncError {

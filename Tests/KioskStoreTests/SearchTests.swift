@@ -114,4 +114,23 @@ struct SearchKeyTests {
         }
         #expect(SearchKey.fold("Émile  ZOLA") == "emile zola")
     }
+
+    @Test("text that folds to ASCII, and text that does not, fold as Foundation's folding and splitting do")
+    func accentedFoldsAsFoundationDoes() {
+        for text in [
+            "Émile\u{00A0}Zoë", " Łukasz\tMüller ", "Nguyễn\r\nSøren", "STRAßE", "Ａｎｎａ", "e\u{301} \u{301}x",
+            "Chloé\u{2003}O'Neil", "İnès", "日本 語",
+        ] {
+            let foundation = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(SearchKey.fold(text) == foundation, "\(text)")
+        }
+    }
+
+    @Test("words split ASCII and other keys at spaces and hyphens")
+    func words() {
+        #expect(SearchKey.words(ofFolded: "mary-jane o'neil 12") == ["mary", "jane", "o'neil", "12"])
+        #expect(SearchKey.words(ofFolded: "-a--b ") == ["a", "b"])
+        #expect(SearchKey.words(ofFolded: "łukasz-søren") == ["łukasz", "søren"])
+    }
 }

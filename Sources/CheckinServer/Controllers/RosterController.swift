@@ -51,9 +51,9 @@ struct RosterController {
                     code: RosterPage.unknownCursor, message: "the page or change cursor is not one this server made",
                     hint: "start the download again without 'page' and 'changesSince'"))
         }
-        return try Response.json(
-            RosterPage(
-                guests: slice.guests.map(GuestRecord.init), nextPage: slice.nextPage, complete: slice.isComplete,
-                changeCursor: slice.changeCursor, total: slice.total, serverTime: clock.now()))
+        let page = RosterPage(
+            guests: slice.guests.map(GuestRecord.init), nextPage: slice.nextPage, complete: slice.isComplete,
+            changeCursor: slice.changeCursor, total: slice.total, serverTime: clock.now())
+        return Response.json(bytes: page.encodedJSON())
     }
 }

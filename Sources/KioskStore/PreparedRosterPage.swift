@@ -1,0 +1,27 @@
+import KioskCore
+
+/// A page of the server's roster with what the store derives from each row before writing it: the folded
+/// name and e-mail and the name's words. Built outside the store's writer, so the downloader prepares the next
+/// page while the current one is applied (Foundation's folding of accented names was a tenth of the apply).
+public struct PreparedRosterPage: Sendable {
+    public let updates: [RosterUpdate]
+    let keys: [SearchKeys]
+
+    public init(_ updates: [RosterUpdate]) {
+        self.updates = updates
+        keys = updates.map { SearchKeys($0.guest) }
+    }
+}
+
+/// A roster row's search keys (`SearchKey`): what `roster.name_key`, `roster.email_key` and `roster_words` hold.
+struct SearchKeys: Sendable {
+    var name: String
+    var email: String
+    var words: [String]
+
+    init(_ guest: RosterGuest) {
+        name = SearchKey.fold(guest.name)
+        email = SearchKey.fold(guest.email)
+        words = SearchKey.words(ofFolded: name).map(String.init)
+    }
+}

@@ -1,0 +1,95 @@
+internal import GRDB
+import KioskCore
+
+/// What the kiosk already holds of a roster page's guests: each roster row's server version, an item still in
+/// the sync queue, a tombstone, a check-in. Read with one query per table (per 500 guests) where a probe per
+/// row cost a statement for each guest of a 100,000-guest download; the page's apply keeps it up to date
+/// as it writes, so a guest twice in a page is applied as if probed again.
+struct RosterHoldings {
+    struct Key: Hashable {
+        var event: Int64
+        var id: String
+
+        init(event: Int64, id: String) {
+            self.event = event
+            self.id = id
+        }
+
+        init(_ guest: RosterGuest) { self.init(event: Int64(guest.event.rawValue), id: guest.guest.text) }
+    }
+
+    var versions: [Key: Int64] = [:]
+    var queued: Set<Key> = []
+    var tombstoned: Set<Key> = []
+    var checkedIn: Set<Key> = []
+
+    /// Guests per query: with the event, under the 999 bound parameters of SQLite before 3.32.
+    static let batch = 500
+
+    init(_ db: Database, guests: [RosterGuest]) throws {
+        for (event, keys) in Dictionary(grouping: guests.map(Key.init), by: \.event) {
+            // A table with nothing for the event (the queue, tombstones and check-ins in a first download) is
+            // not asked about each guest: an IN list of 500 costs about a millisecond per table and page.
+            let tables = try ["sync_queue", "tombstones", "check_ins"].filter { table in
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE event = ?)"),
+                    arguments: [event]) ?? false
+            }
+            for start in stride(from: 0, to: keys.count, by: Self.batch) {
+                let ids = keys[start..<min(start + Self.batch, keys.count)].map(\.id)
+                let list = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+                // Database values, not `any DatabaseValueConvertible`: an array of those is cast value by value.
+                let arguments = StatementArguments([event.databaseValue] + ids.map(\.databaseValue))
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: "SELECT guest_id, version FROM roster WHERE event = ? AND guest_id IN (\(list))"),
+                    arguments: arguments)
+                while let row = try rows.next() { versions[Key(event: event, id: row["guest_id"])] = row["version"] }
+                func held(in table: String) throws -> [Key] {
+                    try String.fetchAll(
+                        db.cachedStatement(
+                            sql: "SELECT DISTINCT guest_id FROM \(table) WHERE event = ? AND guest_id IN (\(list))"),
+                        arguments: arguments
+                    ).map { Key(event: event, id: $0) }
+                }
+                if tables.contains("sync_queue") { queued.formUnion(try held(in: "sync_queue")) }
+                if tables.contains("tombstones") { tombstoned.formUnion(try held(in: "tombstones")) }
+                if tables.contains("check_ins") { checkedIn.formUnion(try held(in: "check_ins")) }
+            }
+        }
+    }
+}
+
+/// The name words of the roster rows a page writes, inserted together after the rows: sorted by word (the
+/// order of `roster_words`' primary key) and many rows to a statement.
+struct RosterWords {
+    private var byGuest: [RosterHoldings.Key: [String]] = [:]
+
+    /// Rows per multi-row statement; the rest go in one at a time.
+    static let chunk = 64
+
+    /// Sets the guest's words (replacing any set earlier in the page).
+    mutating func set(_ words: [String], for key: RosterHoldings.Key) { byGuest[key] = words }
+
+    func insert(_ db: Database) throws {
+        var rows: [(event: Int64, word: String, guest: String)] = []
+        for (key, words) in byGuest {
+            for word in words { rows.append((key.event, word, key.id)) }
+        }
+        rows.sort { ($0.event, $0.word, $0.guest) < ($1.event, $1.word, $1.guest) }
+        let values = Array(repeating: "(?, ?, ?)", count: Self.chunk).joined(separator: ", ")
+        let many = try db.cachedStatement(sql: "INSERT INTO roster_words (event, word, guest_id) VALUES \(values)")
+        let one = try db.cachedStatement(sql: "INSERT INTO roster_words (event, word, guest_id) VALUES (?, ?, ?)")
+        var start = 0
+        while rows.count - start >= Self.chunk {
+            var arguments: [DatabaseValue] = []
+            arguments.reserveCapacity(3 * Self.chunk)
+            for row in rows[start..<start + Self.chunk] {
+                arguments += [row.event.databaseValue, row.word.databaseValue, row.guest.databaseValue]
+            }
+            try many.execute(arguments: StatementArguments(arguments))
+            start += Self.chunk
+        }
+        for row in rows[start...] { try one.execute(arguments: [row.event, row.word, row.guest]) }
+    }
+}

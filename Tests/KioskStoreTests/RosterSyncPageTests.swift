@@ -1,0 +1,93 @@
+import Foundation
+import KioskCore
+import Testing
+
+@testable import KioskStore
+
+/// `applyRosterPage` reads what the kiosk holds of a page's guests in one query per table and writes only
+/// what changes: the same outcome, row by row, as probing each guest before applying it.
+@Suite("RosterSync: applying a page of the server's roster")
+struct RosterSyncPageTests {
+    static let state = RosterSyncState(event: Fixture.event, complete: true, changeCursor: "c1:1")
+
+    func update(_ guest: RosterGuest, _ version: Int64, checkIn: CheckIn? = nil) -> RosterUpdate {
+        RosterUpdate(guest: guest, version: version, checkIn: checkIn)
+    }
+
+    func names(_ store: SQLiteDoorStore, _ prefix: String) throws -> [String] {
+        try store.searchGuests(prefix: prefix, event: Fixture.event, limit: 10).map(\.name)
+    }
+
+    @Test(
+        "versions, tombstones, check-ins and merge protection, with a guest twice in a page",
+        arguments: StoreKind.allCases)
+    func page(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        try store.upsertGuests(Fixture.roster)
+        try store.cancelGuest(Fixture.bob.guest, event: Fixture.event, at: Fixture.time(1), reason: "test")
+        let local = Fixture.checkIn(Fixture.anna, at: 2)
+        _ = try store.record(checkIn: local, attempt: Fixture.attempt(for: local))
+        let south = CheckIn(
+            guest: Fixture.carla.guest, event: Fixture.event, door: "South", at: Fixture.time(3), arrived: 1,
+            source: .camera)
+        var renamed = Fixture.emile
+        renamed.name = "Émile Renamed"
+        var cancelled = Fixture.dan
+        cancelled.status = .cancelled
+
+        let applied = try store.applyRosterPage(
+            [
+                update(Fixture.carla, 1, checkIn: south), update(Fixture.bob, 1), update(Fixture.anna, 1),
+                update(renamed, 2), update(Fixture.emile, 1), update(cancelled, 5),
+            ], state: Self.state, at: Fixture.time(10))
+
+        #expect(applied.applied == 5 && applied.older == 1 && applied.protected == 1)
+        #expect(try store.lookUp(guest: Fixture.carla.guest, event: Fixture.event) == .checkedIn(Fixture.carla, south))
+        #expect(try store.lookUp(guest: Fixture.bob.guest, event: Fixture.event) == .admissible(Fixture.bob))
+        #expect(try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .checkedIn(Fixture.anna, local))
+        #expect(try store.lookUp(guest: Fixture.dan.guest, event: Fixture.event) == .cancelled(cancelled))
+        #expect(try names(store, "renamed") == ["Émile Renamed"])
+        #expect(try names(store, "zola").isEmpty)
+
+        var back = Fixture.dan
+        back.name = "Dan Older"
+        let second = try store.applyRosterPage(
+            [update(Fixture.carla, 2), update(back, 4)], state: Self.state, at: Fixture.time(20))
+        #expect(second.applied == 1 && second.older == 1)
+        #expect(try store.lookUp(guest: Fixture.carla.guest, event: Fixture.event) == .admissible(Fixture.carla))
+        #expect(try store.lookUp(guest: Fixture.dan.guest, event: Fixture.event) == .cancelled(cancelled))
+        #expect(try names(store, "older").isEmpty)
+    }
+
+    @Test("a new guest twice in a page keeps the later row's name words only", arguments: StoreKind.allCases)
+    func newGuestTwice(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        let first = Fixture.guest(9, "First Walkin")
+        var later = first
+        later.name = "Later Walkin"
+        let applied = try store.applyRosterPage(
+            [update(first, 1), update(later, 2)], state: Self.state, at: Fixture.time(10))
+        #expect(applied.applied == 2)
+        #expect(try names(store, "walkin") == ["Later Walkin"])
+        #expect(try names(store, "first").isEmpty)
+    }
+
+    @Test("a page of 1,200 guests (more than one query's worth) is applied whole", arguments: StoreKind.allCases)
+    func largePage(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        let guests = (0..<1_200).map { n in
+            RosterGuest(
+                guest: GuestID(bytes: withUnsafeBytes(of: UInt64(n).bigEndian, Array.init) + [0, 0])!,
+                tenant: Fixture.tenant, event: Fixture.event, name: "Guest Number \(n)")
+        }
+        try store.upsertGuests(Array(guests.suffix(10)))
+        let applied = try store.applyRosterPage(
+            guests.map { update($0, 1) }, state: Self.state, at: Fixture.time(10))
+        #expect(applied.applied == 1_200)
+        #expect(try store.guestCount(event: Fixture.event) == 1_200)
+        #expect(try names(store, "1199") == ["Guest Number 1199"])
+    }
+}
