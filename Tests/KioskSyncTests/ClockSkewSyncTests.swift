@@ -34,7 +34,9 @@ struct ClockSkewSyncTests {
         // ago by the kiosk's fast clock, uploaded now.
         _ = try await SyncOnce.run(configuration: conf, store: store, clock: clock)
         let offset = try #require(try store.lastContact()?.clockOffsetMilliseconds)
-        #expect(abs(offset + 300_000) < 2_000, "the kiosk measured its clock 300 s fast: \(offset) ms")
+        // Measured against the middle of the exchange: off by at most half its round trip (seconds on a
+        // loaded machine), nowhere near the 300 s.
+        #expect(abs(offset + 300_000) < 10_000, "the kiosk measured its clock 300 s fast: \(offset) ms")
         let first = Array(roster.prefix(5))
         let firstTimes = first.indices.map {
             clock.now().addingTimeInterval(-3600 + Double($0) * 10).roundedToMilliseconds
@@ -66,7 +68,7 @@ struct ClockSkewSyncTests {
             "the device's own times are kept")
         for line in checkIns {
             let correction = line.correctedAt.timeIntervalSince(line.scannedAt)
-            #expect(abs(correction + 300) < 2, "corrected by the offset: \(correction) s")
+            #expect(abs(correction + 300) < 10, "corrected by the offset: \(correction) s")
         }
         // By the device's clock the second window's scans lie in the server's future; corrected, none does.
         #expect(checkIns.suffix(5).allSatisfy { $0.scannedAt > $0.receivedAt })

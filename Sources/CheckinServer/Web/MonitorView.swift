@@ -84,12 +84,22 @@ struct MonitorView {
 struct TimeText {
     var now: Date
     var timeZone: TimeZone
+    /// The zone's offset now: pages show today's times, so one offset serves the whole page (no calendar per
+    /// time, which costs more than the rest of a monitor row).
+    private let offset: Int
+
+    init(now: Date, timeZone: TimeZone) {
+        self.now = now
+        self.timeZone = timeZone
+        offset = timeZone.secondsFromGMT(for: now)
+    }
 
     func time(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + offset) % 86400
+        let ofDay = seconds < 0 ? seconds + 86400 : seconds
+        let hour = ofDay / 3600
+        let minute = ofDay % 3600 / 60
+        return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
     }
 
     func relative(_ date: Date) -> String {
