@@ -32,6 +32,10 @@ public protocol CheckinRepository: Sendable {
     /// Checked-in guests (their `checkIn` set), the latest check-in (corrected time) first; only those checked in
     /// at or after `since` when given.
     func arrivals(event: EventID, since: Date?, limit: Int) async throws -> [Guest]
+    /// Checked-in guests with an arrival alert, checked in at or after `since`, the latest first.
+    func alertedArrivals(event: EventID, since: Date) async throws -> [Guest]
+    /// Each check-in's door and corrected time from `since` on, for the dashboard's chart.
+    func checkInTimes(event: EventID, since: Date) async throws -> [DoorTime]
 
     // MARK: Roster
 
@@ -54,7 +58,8 @@ public protocol CheckinRepository: Sendable {
     func device(tokenHash: String) async throws -> Device?
     func device(id: String) async throws -> Device?
     func devices(tenant: TenantID) async throws -> [Device]
-    /// The devices enrolled with a code made for this event, each with who made that code.
+    /// The devices whose latest enrolment was with a code made for this event (a kiosk moved to another event
+    /// of the tenant is that event's), each with who made that code.
     func devices(event: EventID) async throws -> [EventDevice]
     /// Throws `notFound` when the tenant has no such device.
     func revokeDevice(_ id: String, tenant: TenantID, at time: Date) async throws
@@ -80,6 +85,8 @@ public protocol CheckinRepository: Sendable {
     /// The session with this token hash and its organizer, expired or not.
     func webSession(tokenHash: String) async throws -> (WebSession, Organizer)?
     func deleteWebSession(tokenHash: String) async throws
+    /// Forgets the sessions that expired before `time`.
+    func deleteExpiredWebSessions(before time: Date) async throws
 
     // MARK: Audit and admin
 

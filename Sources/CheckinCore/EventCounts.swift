@@ -1,3 +1,5 @@
+import Foundation
+
 /// The dashboard's headline numbers: who is expected and who has come.
 public struct EventCounts: Equatable, Sendable {
     /// Active guests (registrations), and the people they stand for (party sizes).
@@ -14,5 +16,16 @@ public struct EventCounts: Equatable, Sendable {
         self.checkedIn = checkedIn
         self.arrivedPeople = arrivedPeople
         self.cancelled = cancelled
+    }
+}
+
+/// One check-in as the arrivals chart counts it.
+public struct DoorTime: Equatable, Sendable {
+    public var door: String
+    public var at: Date
+
+    public init(door: String, at: Date) {
+        self.door = door
+        self.at = at
     }
 }

@@ -29,8 +29,11 @@ extension PostgresCheckinRepository {
                 (SELECT COALESCE(SUM(party_size), 0)::bigint FROM guest WHERE event_id = \(event) AND status = 'active')
                     AS people,
                 (SELECT COUNT(*) FROM guest WHERE event_id = \(event) AND status = 'cancelled') AS cancelled,
-                (SELECT COUNT(*) FROM check_in WHERE event_id = \(event)) AS checked_in,
-                (SELECT COALESCE(SUM(arrived), 0)::bigint FROM check_in WHERE event_id = \(event)) AS arrived
+                (SELECT COUNT(*) FROM check_in c JOIN guest g ON g.event_id = c.event_id AND g.id = c.guest_id
+                 WHERE c.event_id = \(event) AND g.status = 'active') AS checked_in,
+                (SELECT COALESCE(SUM(c.arrived), 0)::bigint FROM check_in c
+                 JOIN guest g ON g.event_id = c.event_id AND g.id = c.guest_id
+                 WHERE c.event_id = \(event) AND g.status = 'active') AS arrived
             """
         ).first
         func value(_ name: String) throws -> Int { Int(try row?[name].decode(Int64.self) ?? 0) }
@@ -49,5 +52,28 @@ extension PostgresCheckinRepository {
             ORDER BY c.corrected_time DESC, c.guest_id LIMIT \(Int64(limit))
             """
         ).map(Self.guest)
+    }
+
+    public func alertedArrivals(event: EventID, since: Date) async throws -> [Guest] {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.guestColumns) FROM check_in c
+            JOIN guest g ON g.event_id = c.event_id AND g.id = c.guest_id
+            WHERE c.event_id = \(Int64(event.rawValue)) AND c.corrected_time >= \(since)
+                AND g.arrival_alert IS NOT NULL AND g.arrival_alert <> ''
+            ORDER BY c.corrected_time DESC, c.guest_id
+            """
+        ).map(Self.guest)
+    }
+
+    public func checkInTimes(event: EventID, since: Date) async throws -> [DoorTime] {
+        try await rows(
+            """
+            SELECT door, corrected_time FROM check_in
+            WHERE event_id = \(Int64(event.rawValue)) AND corrected_time >= \(since)
+            """
+        ).map { row in
+            DoorTime(door: try row["door"].decode(String.self), at: try row["corrected_time"].decode(Date.self))
+        }
     }
 }

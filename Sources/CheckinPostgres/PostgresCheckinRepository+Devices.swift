@@ -125,7 +125,9 @@ extension PostgresCheckinRepository {
                 (SELECT c.created_by FROM enrolment_code AS c WHERE c.device_id = device.id AND c.event_id = \(event)
                  ORDER BY c.used_at DESC NULLS LAST LIMIT 1) AS enrolled_by
             FROM device
-            WHERE id IN (SELECT device_id FROM enrolment_code WHERE event_id = \(event))
+            WHERE tenant_id = (SELECT tenant_id FROM event WHERE id = \(event))
+                AND \(event) = (SELECT c.event_id FROM enrolment_code AS c WHERE c.device_id = device.id
+                                ORDER BY c.used_at DESC NULLS LAST LIMIT 1)
             ORDER BY door, id
             """
         ).map { row in

@@ -72,4 +72,8 @@ extension PostgresCheckinRepository {
     public func deleteWebSession(tokenHash: String) async throws {
         _ = try await rows("DELETE FROM web_session WHERE token_hash = \(tokenHash)")
     }
+
+    public func deleteExpiredWebSessions(before time: Date) async throws {
+        _ = try await rows("DELETE FROM web_session WHERE expires_at < \(time)")
+    }
 }

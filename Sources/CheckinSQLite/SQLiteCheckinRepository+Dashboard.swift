@@ -50,8 +50,11 @@ extension SQLiteCheckinRepository {
                         (SELECT COALESCE(SUM(party_size), 0) FROM guest WHERE event_id = :event AND status = 'active')
                             AS people,
                         (SELECT COUNT(*) FROM guest WHERE event_id = :event AND status = 'cancelled') AS cancelled,
-                        (SELECT COUNT(*) FROM check_in WHERE event_id = :event) AS checked_in,
-                        (SELECT COALESCE(SUM(arrived), 0) FROM check_in WHERE event_id = :event) AS arrived
+                        (SELECT COUNT(*) FROM check_in AS c JOIN guest AS g ON g.event_id = c.event_id AND g.id = c.guest_id
+                         WHERE c.event_id = :event AND g.status = 'active') AS checked_in,
+                        (SELECT COALESCE(SUM(c.arrived), 0) FROM check_in AS c
+                         JOIN guest AS g ON g.event_id = c.event_id AND g.id = c.guest_id
+                         WHERE c.event_id = :event AND g.status = 'active') AS arrived
                     """, arguments: ["event": Int64(event.rawValue)])
             return EventCounts(
                 guests: row?["guests"] ?? 0, expectedPeople: row?["people"] ?? 0, checkedIn: row?["checked_in"] ?? 0,
@@ -70,6 +73,31 @@ extension SQLiteCheckinRepository {
                     ORDER BY c.corrected_time DESC, c.guest_id LIMIT :limit
                     """, arguments: ["event": Int64(event.rawValue), "since": since, "limit": limit]
             ).map(Self.guestWithCheckIn)
+        }
+    }
+
+    public func alertedArrivals(event: EventID, since: Date) async throws -> [Guest] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.guestAndCheckInColumns) FROM check_in AS c
+                    JOIN guest AS g ON g.event_id = c.event_id AND g.id = c.guest_id
+                    WHERE c.event_id = :event AND c.corrected_time >= :since
+                        AND g.arrival_alert IS NOT NULL AND g.arrival_alert <> ''
+                    ORDER BY c.corrected_time DESC, c.guest_id
+                    """, arguments: ["event": Int64(event.rawValue), "since": since]
+            ).map(Self.guestWithCheckIn)
+        }
+    }
+
+    public func checkInTimes(event: EventID, since: Date) async throws -> [DoorTime] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT door, corrected_time FROM check_in WHERE event_id = ? AND corrected_time >= ?",
+                arguments: [Int64(event.rawValue), since]
+            ).map { row in DoorTime(door: row[0], at: row[1]) }
         }
     }
 }

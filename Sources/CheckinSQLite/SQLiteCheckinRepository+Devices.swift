@@ -79,7 +79,9 @@ extension SQLiteCheckinRepository {
                                  WHERE c.device_id = d.id AND c.event_id = :event
                                  ORDER BY c.used_at DESC LIMIT 1) AS enrolled_by
                     FROM device AS d
-                    WHERE d.id IN (SELECT device_id FROM enrolment_code WHERE event_id = :event)
+                    WHERE d.tenant_id = (SELECT tenant_id FROM event WHERE id = :event)
+                        AND :event = (SELECT c.event_id FROM enrolment_code AS c WHERE c.device_id = d.id
+                                      ORDER BY c.used_at DESC LIMIT 1)
                     ORDER BY d.door, d.id
                     """, arguments: ["event": Int64(event.rawValue)])
             return try rows.map { row in

@@ -53,6 +53,12 @@ extension SQLiteCheckinRepository {
     public func deleteWebSession(tokenHash: String) async throws {
         _ = try await writer.write { db in try WebSessionRow.deleteOne(db, key: tokenHash) }
     }
+
+    public func deleteExpiredWebSessions(before time: Date) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM web_session WHERE expires_at < ?", arguments: [time])
+        }
+    }
 }
 
 extension OrganizerRow {

@@ -6,10 +6,13 @@ public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `DeviceAuthenticator` on the device routes.
     public var device: Device?
+    /// The client's address (without the port), for the sign-in throttle.
+    public let clientAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         device = nil
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Uploads are at most 50 items, imports a CSV of a large event.

@@ -57,7 +57,7 @@ struct WebBench: AsyncParsableCommand {
             var bytes = 0
             for round in 0..<(requests + 10) {
                 var request = HTTPClientRequest(url: server.urls[0] + path)
-                request.headers.add(name: "Cookie", value: "checkin_session=\(token)")
+                request.headers.add(name: "Cookie", value: "__Host-checkin_session=\(token)")
                 let start = ContinuousClock.now
                 let response = try await client.execute(request, timeout: .seconds(10))
                 let body = try await response.body.collect(upTo: 16 * 1024 * 1024)

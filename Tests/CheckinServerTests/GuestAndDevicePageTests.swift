@@ -85,9 +85,27 @@ import Testing
             try await client.execute(
                 uri: base + "/import", method: .post, headers: goodHeaders + [.cookie: cookie], body: good
             ) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("2 guests imported"))
+                #expect(response.status == .seeOther, "a reload does not import again")
+                #expect(response.headers[.location] == base + "?notice=imported")
             }
+            #expect(try await h.repository.searchGuests(event: event.id, text: "Bob", limit: 5).first?.partySize == 3)
+            // An upload that is not a form with a file: 400, nothing imported, not mistaken for a forgery.
+            try await client.execute(
+                uri: base + "/import", method: .post,
+                headers: [.contentType: "multipart/form-data; boundary=x", .cookie: cookie],
+                body: ByteBuffer(string: "garbage")
+            ) { response in #expect(response.status == .badRequest) }
+            // A walk-in refused keeps what was typed.
+            try await client.execute(
+                uri: base, method: .post, headers: WebPageTests.form(cookie: cookie),
+                body: ByteBuffer(string: "csrf=\(csrf)&name=Kept+Name&partySize=lots")
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                let html = String(buffer: response.body)
+                #expect(html.contains("is not a number") && html.contains("value=\"Kept Name\""), "\(html)")
+            }
+            // A malformed form body: 400, not a server error.
+            #expect(try await post(base, "csrf=%zz&name=x").0 == .badRequest)
             let (forgedHeaders, forged) = Self.multipart(csrf: "forged", csv: "name\nEve\n")
             try await client.execute(
                 uri: base + "/import", method: .post, headers: forgedHeaders + [.cookie: cookie], body: forged
@@ -147,5 +165,45 @@ import Testing
                 headers: [.authorization: "Bearer \(enrolment.token)", CheckinHeader.kioskVersion: "1.0.0"]
             ) { response in #expect(response.status == .unauthorized) }
         }
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func anotherTenantsGuestOrDeviceUnderOnesOwnEventIsNotFoundAndAudited(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event()
+        let (_, otherEvent, otherGuests) = try await h.event(tenantName: "Other")
+        let secondEvent = try await h.admin.createEvent(
+            EventInput(name: "After party", startsAt: Harness.start, endsAt: Harness.start.addingTimeInterval(3600)),
+            tenant: tenant.id)
+        _ = try await h.admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let foreignDevice = try await client.enrol(h, event: otherEvent.id, door: "Theirs")
+            let base = "/events/\(event.id.rawValue)"
+            try await client.execute(
+                uri: "\(base)/guests/\(otherGuests[0].id.text)/cancel", method: .post,
+                headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: "csrf=\(csrf)")
+            ) { response in #expect(response.status == .notFound) }
+            try await client.execute(
+                uri: "\(base)/devices/\(foreignDevice.id)/revoke", method: .post,
+                headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: "csrf=\(csrf)")
+            ) { response in #expect(response.status == .notFound) }
+            #expect(try await h.repository.guest(otherGuests[0].id, event: otherEvent.id)?.status == .active)
+            #expect(try await h.repository.device(id: foreignDevice.id)?.revoked == false)
+
+            // A kiosk moved to the tenant's other event (a code replacing it) is that event's, not this one's.
+            let moved = try await client.enrol(h, event: event.id, door: "Mover")
+            h.clock.advance(by: 60)
+            let code = try await h.admin.createEnrolmentCode(event: secondEvent.id, replacesDevice: moved.id).code
+            try await client.execute(
+                uri: "/v1/enrolments/redeem", method: .post, headers: [.contentType: "application/json"],
+                body: Harness.json(EnrolmentRequest(code: code, door: "Mover", kioskVersion: "1.0.0"))
+            ) { response in #expect(response.status == .ok) }
+            #expect(try await h.repository.devices(event: event.id).isEmpty)
+            #expect(try await h.repository.devices(event: secondEvent.id).map(\.device.id) == [moved.id])
+        }
+        let audit = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
+        #expect(audit.filter { $0 == "not_found" }.count == 2)
     }
 }

@@ -17,7 +17,7 @@ import Testing
     {
         let (signInCookie, csrf) = try await client.execute(uri: "/sign-in", method: .get) { response in
             #expect(response.status == .ok)
-            return (Self.cookie(response, "checkin_signin"), Self.csrf(String(buffer: response.body)))
+            return (Self.cookie(response, "__Host-checkin_signin"), Self.csrf(String(buffer: response.body)))
         }
         let cookie = try await client.execute(
             uri: "/sign-in", method: .post, headers: Self.form(cookie: signInCookie),
@@ -27,10 +27,10 @@ import Testing
         ) { response in
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/events")
-            let setCookie = response.headers[values: .setCookie].first { $0.hasPrefix("checkin_session=") } ?? ""
+            let setCookie = response.headers[values: .setCookie].first { $0.hasPrefix("__Host-checkin_session=") } ?? ""
             #expect(
                 setCookie.contains("HttpOnly") && setCookie.contains("Secure") && setCookie.contains("SameSite=Lax"))
-            return Self.cookie(response, "checkin_session")
+            return Self.cookie(response, "__Host-checkin_session")
         }
         let pageCSRF = try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie]) {
             response in
@@ -77,7 +77,7 @@ import Testing
                 #expect(response.status == .seeOther && response.headers[.location] == "/sign-in")
             }
             let (signInCookie, csrf) = try await client.execute(uri: "/sign-in", method: .get) { response in
-                (Self.cookie(response, "checkin_signin"), Self.csrf(String(buffer: response.body)))
+                (Self.cookie(response, "__Host-checkin_signin"), Self.csrf(String(buffer: response.body)))
             }
             // A wrong password: 401 and the form again.
             try await client.execute(
@@ -93,7 +93,7 @@ import Testing
                 body: ByteBuffer(string: "email=ann%40example.org&password=correct+horse+battery&csrf=\(csrf)")
             ) { response in
                 #expect(response.status == .forbidden)
-                #expect(!response.headers[values: .setCookie].contains { $0.hasPrefix("checkin_session=") })
+                #expect(!response.headers[values: .setCookie].contains { $0.hasPrefix("__Host-checkin_session=") })
             }
             let (cookie, pageCSRF) = try await Self.signIn(client, email: "ann%40example.org")
             try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie]) { response in
@@ -174,6 +174,34 @@ import Testing
         }
         let audit = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
         #expect(audit.contains("cross_tenant"))
+    }
+}
+
+extension WebPageTests {
+    @Test(arguments: [RepositoryFactory.sqliteInMemory])
+    func repeatedWrongPasswordsAreThrottledForFifteenMinutes(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, _, _) = try await h.event()
+        _ = try await h.admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: Self.password)
+        try await h.app().test(.router) { client in
+            let (signInCookie, csrf) = try await client.execute(uri: "/sign-in", method: .get) { response in
+                (Self.cookie(response, "__Host-checkin_signin"), Self.csrf(String(buffer: response.body)))
+            }
+            func attempt(_ password: String) async throws -> HTTPResponse.Status {
+                try await client.execute(
+                    uri: "/sign-in", method: .post, headers: Self.form(cookie: signInCookie),
+                    body: ByteBuffer(string: "email=ann%40example.org&password=\(password)&csrf=\(csrf)")
+                ) { $0.status }
+            }
+            for _ in 0..<5 { #expect(try await attempt("guess") == .unauthorized) }
+            // The sixth is refused before the password is looked at, even the right one.
+            #expect(try await attempt("correct+horse+battery") == .tooManyRequests)
+            h.clock.advance(by: 15 * 60)
+            #expect(try await attempt("correct+horse+battery") == .seeOther)
+        }
+        let audit = try await h.repository.auditEntries(tenant: nil, limit: 50).map(\.action)
+        #expect(audit.filter { $0 == "sign_in_failed" }.count == 5 && audit.contains("sign_in_throttled"))
     }
 }
 

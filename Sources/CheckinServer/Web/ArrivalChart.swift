@@ -49,9 +49,10 @@ enum ArrivalChart {
                     \(timeText.time(from))</title></rect>
                     """)
             }
-            // A time mark every hour (every 12 buckets), and at the start.
+            // A time mark at the start and on each full hour of local time not too close to it.
             let from = histogram.start.addingTimeInterval(Double(index) * ArrivalHistogram.bucket)
-            if index == 0 || Int(from.timeIntervalSince1970) % 3600 == 0 {
+            let local = Int(from.timeIntervalSince1970) + timeText.offset(at: from)
+            if index == 0 || (index >= 6 && local % 3600 == 0) {
                 parts.append(label(x, top + plotHeight + 16, timeText.time(from), anchor: "start"))
             }
         }

@@ -25,6 +25,7 @@ struct DashboardView {
     var expectedPeople: Int
     var percent: Int
     var cancelled: Int
+    var hasCancelled: Bool
     var chart: String
     var recent: [Arrival]
     var hasRecent: Bool
@@ -32,7 +33,7 @@ struct DashboardView {
     var hasAlerts: Bool
 
     init(
-        event: Event, counts: EventCounts, checkIns: [CheckinCore.CheckIn], recent: [Guest], alerted: [Guest],
+        event: Event, counts: EventCounts, checkIns: [DoorTime], recent: [Guest], alerted: [Guest],
         now: Date, timeZone: TimeZone
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
@@ -45,17 +46,19 @@ struct DashboardView {
         expectedPeople = counts.expectedPeople
         percent = counts.guests == 0 ? 0 : counts.checkedIn * 100 / counts.guests
         cancelled = counts.cancelled
+        hasCancelled = counts.cancelled > 0
         chart = ArrivalChart.svg(
-            ArrivalHistogram(checkIns: checkIns.map { ($0.door, $0.correctedTime) }, now: now), timeText: time)
+            ArrivalHistogram(checkIns: checkIns.map { ($0.door, $0.at) }, now: now), timeText: time)
         func arrival(_ guest: Guest) -> Arrival {
             let checkIn = guest.checkIn
             return Arrival(
                 name: guest.name, door: checkIn?.door ?? "", time: checkIn.map { time.time($0.at) } ?? "",
-                party: "\(checkIn?.arrived ?? 0) of \(guest.partySize)", alert: guest.arrivalAlert)
+                party: "\(checkIn?.arrived ?? 0) of \(guest.partySize)",
+                alert: guest.arrivalAlert.flatMap { $0.isEmpty ? nil : $0 })
         }
         self.recent = recent.map(arrival)
         hasRecent = !recent.isEmpty
-        alerts = alerted.filter { $0.arrivalAlert?.isEmpty == false }.map(arrival)
+        alerts = alerted.map(arrival).filter { $0.alert != nil }
         hasAlerts = !alerts.isEmpty
     }
 }

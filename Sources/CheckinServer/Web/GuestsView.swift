@@ -34,10 +34,15 @@ struct GuestsView {
     var problem: String?
     var lines: [Line]
     var hasLines: Bool
+    /// Bad lines beyond the first 50 (a wrong file can have thousands): counted, not listed.
+    var moreLines: Int?
+    /// What was typed into the walk-in form, kept when it was refused.
+    var walkIn: [String: String]
+    static let listedProblems = 50
 
     init(
         event: Event, guests: [Guest], query: String, csrf: String, notice: String?, problem: String? = nil,
-        lines: [GuestCSV.Problem] = [], timeZone: TimeZone, now: Date
+        lines: [GuestCSV.Problem] = [], walkIn: [String: String] = ["partySize": "1"], timeZone: TimeZone, now: Date
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
         eventId = event.id.rawValue
@@ -63,8 +68,10 @@ struct GuestsView {
         }
         self.notice = notice
         self.problem = problem
-        self.lines = lines.map { Line(line: $0.line, message: $0.message) }
+        self.lines = lines.prefix(Self.listedProblems).map { Line(line: $0.line, message: $0.message) }
         hasLines = !lines.isEmpty
+        moreLines = lines.count > Self.listedProblems ? lines.count - Self.listedProblems : nil
+        self.walkIn = walkIn
     }
 }
 

@@ -50,11 +50,13 @@ struct MonitorView {
         let clock = TimeText(now: now, timeZone: timeZone)
         eventId = event.id.rawValue
         eventName = event.name
-        opsContact = event.opsContact
+        opsContact = event.opsContact.flatMap { $0.isEmpty ? nil : $0 }
         asOf = clock.time(now)
         deviceCount = devices.count
         hasDevices = !devices.isEmpty
-        quiet = DeviceHealth.noneRecentlySeen(devices.map(\.device.lastSeenAt), now: now)
+        // The venue went quiet: kiosks are enrolled (revoked ones do not count) and none was heard from lately.
+        let active = devices.filter { !$0.device.revoked }
+        quiet = !active.isEmpty && DeviceHealth.noneRecentlySeen(active.map(\.device.lastSeenAt), now: now)
         rows = devices.map { enrolled in
             let device = enrolled.device
             let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)
@@ -84,18 +86,12 @@ struct MonitorView {
 struct TimeText {
     var now: Date
     var timeZone: TimeZone
-    /// The zone's offset now: pages show today's times, so one offset serves the whole page (no calendar per
-    /// time, which costs more than the rest of a monitor row).
-    private let offset: Int
-
-    init(now: Date, timeZone: TimeZone) {
-        self.now = now
-        self.timeZone = timeZone
-        offset = timeZone.secondsFromGMT(for: now)
-    }
+    /// The zone's offset at `date` (daylight saving included), applied by hand: a calendar per time costs more
+    /// than the rest of a monitor row.
+    func offset(at date: Date) -> Int { timeZone.secondsFromGMT(for: date) }
 
     func time(_ date: Date) -> String {
-        let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + offset) % 86400
+        let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + offset(at: date)) % 86400
         let ofDay = seconds < 0 ? seconds + 86400 : seconds
         let hour = ofDay / 3600
         let minute = ofDay % 3600 / 60

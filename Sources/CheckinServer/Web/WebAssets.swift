@@ -27,7 +27,9 @@ enum WebAssets {
         .pill-offline { color: var(--bad); background: var(--bad-bg); }
         .pill-never_seen { color: var(--muted); background: #e6e9ed; }
         .empty { background: var(--bad-bg); color: var(--bad); border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
-        .event-nav { display: flex; gap: 1rem; margin-bottom: 1rem; }
+        .event-nav { display: flex; flex-wrap: wrap; gap: 1rem; margin-bottom: 1rem; }
+        code { overflow-wrap: anywhere; }
+        .top a:focus, .top button:focus { outline-color: #fff; }
         .figures { display: flex; flex-wrap: wrap; gap: .75rem; }
         .figure { flex: 1 1 12rem; } .big { font-size: 2rem; font-weight: 700; display: block; }
         .alerts { background: var(--warn-bg); color: var(--warn); border-radius: 8px; padding: .5rem 1rem; margin: 1rem 0; }
@@ -57,12 +59,22 @@ enum WebAssets {
     static let liveScript = """
         (function () {
           document.querySelectorAll(".live[data-source]").forEach(function (live) {
+            var last = null;
             function refresh() {
               fetch(live.dataset.source, { credentials: "same-origin", cache: "no-store" })
-                .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
-                .then(function (html) { live.innerHTML = html; live.dataset.updated = String(Date.now()); })
-                .catch(function () {})
-                .then(function () { setTimeout(refresh, Number(live.dataset.interval || 5000)); });
+                .then(function (r) {
+                  if (r.status === 401) { live.insertAdjacentHTML("afterbegin", "<p class=\\"error\\">Signed out: reload the page.</p>"); return null; }
+                  if (!r.ok) throw new Error(String(r.status));
+                  return r.text();
+                })
+                .then(function (html) {
+                  if (html === null) return;
+                  // Only a change is swapped in: focus and screen readers are left alone otherwise.
+                  if (html !== last) { last = html; live.innerHTML = html; }
+                  live.dataset.updated = String(Date.now());
+                  setTimeout(refresh, Number(live.dataset.interval || 5000));
+                })
+                .catch(function () { setTimeout(refresh, Number(live.dataset.interval || 5000)); });
             }
             setTimeout(refresh, Number(live.dataset.interval || 5000));
           });

@@ -43,7 +43,7 @@ extension WebController {
         guard let (signed, event) = check.accepted else { return check.answer }
         let id = context.parameters.get("deviceId") ?? ""
         guard try await repository.devices(event: event.id).contains(where: { $0.device.id == id }) else {
-            return notFound(signed)
+            return try await notFound(signed, request)
         }
         try await admin(signed).revokeDevice(id, tenant: signed.tenant.id)
         return Self.redirect("/events/\(event.id.rawValue)/devices?notice=revoked")

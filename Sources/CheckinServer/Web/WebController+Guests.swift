@@ -51,12 +51,13 @@ extension WebController {
 
     func guestsPage(
         _ signed: WebSignIn.Signed, _ event: Event, query: String, notice: String?, problem: String? = nil,
-        lines: [GuestCSV.Problem] = [], status: HTTPResponse.Status = .ok
+        lines: [GuestCSV.Problem] = [], walkIn: [String: String] = ["partySize": "1"],
+        status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let found = try await repository.searchGuests(event: event.id, text: query, limit: GuestsView.limit + 1)
         let view = GuestsView(
             event: event, guests: found, query: query, csrf: signed.session.csrfToken, notice: notice,
-            problem: problem, lines: lines, timeZone: pages.timeZone, now: clock.now())
+            problem: problem, lines: lines, walkIn: walkIn, timeZone: pages.timeZone, now: clock.now())
         return pages.html("guests", view, signed: signed, status: status)
     }
 
@@ -98,17 +99,28 @@ extension WebController {
             let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
             return trimmed.isEmpty ? nil : trimmed
         }
+        let typed = [
+            "name": form.name ?? "", "email": form.email ?? "", "partySize": form.partySize ?? "",
+            "accessType": form.accessType ?? "", "arrivalAlert": form.arrivalAlert ?? "",
+        ]
         do {
+            var partySize: Int?
+            if let text = blank(form.partySize) {
+                guard let number = Int(text) else {
+                    throw CheckinAdmin.Failure.invalid("party size '\(text)' is not a number")
+                }
+                partySize = number
+            }
             let guest = try await admin(signed).addGuest(
                 GuestInput(
-                    name: form.name ?? "", email: blank(form.email),
-                    partySize: blank(form.partySize).flatMap { Int($0) },
+                    name: form.name ?? "", email: blank(form.email), partySize: partySize,
                     accessType: blank(form.accessType), arrivalAlert: blank(form.arrivalAlert)),
                 event: event.id)
             return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(guest.id.text)&notice=added")
         } catch let failure as CheckinAdmin.Failure {
             return try await guestsPage(
-                signed, event, query: "", notice: nil, problem: "Not added: \(failure)", status: .unprocessableContent)
+                signed, event, query: "", notice: nil, problem: "Not added: \(failure)", walkIn: typed,
+                status: .unprocessableContent)
         }
     }
 
@@ -118,30 +130,34 @@ extension WebController {
         guard let (signed, event) = check.accepted else { return check.answer }
         let code = context.parameters.get("guestId") ?? ""
         do {
-            _ = try await admin(signed).cancelGuest(code, event: event.id)
-            return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(code)&notice=cancelled")
+            let guest = try await admin(signed).cancelGuest(code, event: event.id)
+            return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(guest.id.text)&notice=cancelled")
         } catch is CheckinAdmin.Failure {
-            return notFound(signed)
+            return try await notFound(signed, request)
         }
     }
 
     struct ImportForm: Decodable {
         var csrf: String?
-        var csv: String?
+        /// The file: an upload without one is not this form.
+        var csv: String
     }
 
+    /// A CSV upload: read only for a signed-in organizer; a body that is not a form with a file answers 400;
+    /// success redirects (a reload does not import again).
     @Sendable func importGuests(_ request: Request, context: ServerContext) async throws -> Response {
+        guard try await signIn.signed(request) != nil else { return Self.redirect("/sign-in") }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        var form = ImportForm()
-        if let type = request.headers[.contentType], let boundary = Self.boundary(type) {
-            form = (try? FormDataDecoder().decode(ImportForm.self, from: body, boundary: boundary)) ?? form
+        guard let type = request.headers[.contentType], let boundary = Self.boundary(type),
+            let form = try? FormDataDecoder().decode(ImportForm.self, from: body, boundary: boundary)
+        else {
+            throw HTTPError(.badRequest, message: "The upload could not be read: choose the CSV file again and import.")
         }
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         do {
-            let added = try await admin(signed).importGuests(csv: form.csv ?? "", event: event.id)
-            return try await guestsPage(
-                signed, event, query: "", notice: "\(added.count) guests imported.", status: .ok)
+            _ = try await admin(signed).importGuests(csv: form.csv, event: event.id)
+            return Self.redirect("/events/\(event.id.rawValue)/guests?notice=imported")
         } catch CheckinAdmin.Failure.badLines(let problems) {
             return try await guestsPage(
                 signed, event, query: "", notice: nil,

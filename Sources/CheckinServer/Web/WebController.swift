@@ -11,12 +11,14 @@ struct WebController: Sendable {
     let repository: any CheckinRepository
     let clock: any ServerClock
     let pages: WebPages
+    let throttle = SignInThrottle()
     var signIn: WebSignIn { WebSignIn(repository: repository, clock: clock) }
 
     init(repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current) {
         self.repository = repository
         self.clock = clock
         pages = WebPages(timeZone: timeZone)
+        _ = WebSignIn.decoyHash  // made now, not by the first failed sign-in
     }
 
     func addRoutes(to router: Router<ServerContext>) {
@@ -72,12 +74,28 @@ struct WebController: Sendable {
             WebSignIn.same(sent, kept)
         else { return try await refused(request, organizer: nil) }
         let email = form.email ?? ""
+        let address = Organizer.normalizedEmail(email)
+        if await throttle.refuses(email: address, client: context.clientAddress, now: clock.now()) {
+            try await repository.appendAudit(
+                AuditEntry(
+                    at: clock.now(), tenant: nil, device: nil, action: "sign_in_throttled",
+                    detail: "e-mail \(address) from \(context.clientAddress ?? "?")"))
+            return signInPage(
+                message: "Too many wrong passwords: wait 15 minutes, then try again.", email: email,
+                status: .tooManyRequests)
+        }
         guard let (organizer, cookie) = try await signIn.signIn(email: email, password: form.password ?? "") else {
+            await throttle.failed(email: address, client: context.clientAddress, now: clock.now())
             try await repository.appendAudit(
                 AuditEntry(
                     at: clock.now(), tenant: nil, device: nil, action: "sign_in_failed",
-                    detail: "e-mail \(Organizer.normalizedEmail(email))"))
+                    detail: "e-mail \(address) from \(context.clientAddress ?? "?")"))
             return signInPage(message: "Wrong e-mail or password.", email: email, status: .unauthorized)
+        }
+        await throttle.succeeded(email: address)
+        // A session this browser had before (another organizer's, say) ends here.
+        if let previous = request.cookies[WebSignIn.sessionCookie]?.value, !previous.isEmpty {
+            try await repository.deleteWebSession(tokenHash: Secrets.hash(token: previous))
         }
         try await repository.appendAudit(
             AuditEntry(
@@ -101,6 +119,10 @@ struct WebController: Sendable {
         }
         var response = Self.redirect("/sign-in")
         response.setCookie(try await signIn.signOut(signed))
+        try await repository.appendAudit(
+            AuditEntry(
+                at: clock.now(), tenant: signed.tenant.id, device: nil, action: "signed_out",
+                detail: "organizer \(signed.organizer.email)"))
         return response
     }
 
@@ -132,12 +154,13 @@ struct WebController: Sendable {
 
     func dashboardView(_ event: Event) async throws -> DashboardView {
         let now = clock.now()
+        let chartFrom = now.addingTimeInterval(-Double(ArrivalHistogram.maximumBuckets) * ArrivalHistogram.bucket)
         return DashboardView(
             event: event, counts: try await repository.counts(event: event.id),
-            checkIns: try await repository.checkIns(event: event.id),
+            checkIns: try await repository.checkInTimes(event: event.id, since: chartFrom),
             recent: try await repository.arrivals(event: event.id, since: nil, limit: DashboardView.recentCount),
-            alerted: try await repository.arrivals(
-                event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow), limit: 500),
+            alerted: try await repository.alertedArrivals(
+                event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow)),
             now: now, timeZone: pages.timeZone)
     }
 
@@ -189,6 +212,16 @@ struct WebController: Sendable {
         pages.html("not-found", [String: String](), signed: signed, status: .notFound)
     }
 
+    /// A guest or device named in the path that is not this event's (another tenant's, or none): the same
+    /// 404, audited.
+    func notFound(_ signed: WebSignIn.Signed, _ request: Request) async throws -> Response {
+        try await repository.appendAudit(
+            AuditEntry(
+                at: clock.now(), tenant: signed.tenant.id, device: nil, action: "not_found",
+                detail: "organizer \(signed.organizer.email): \(request.method) \(request.uri.path)"))
+        return notFound(signed)
+    }
+
     /// A form without the right CSRF token: 403, audited, nothing done.
     func refused(_ request: Request, organizer signed: WebSignIn.Signed?) async throws -> Response {
         try await repository.appendAudit(
@@ -201,9 +234,15 @@ struct WebController: Sendable {
 
     // MARK: Helpers
 
+    /// A posted form; a body that is not one (bad percent-encoding, a field given twice...) answers 400.
     static func form<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         let body = try await request.body.collect(upTo: 64 * 1024)
-        return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
+        do {
+            return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
+        } catch {
+            throw HTTPError(
+                .badRequest, message: "This form could not be read: go back, reload the page and try again.")
+        }
     }
 
     static func redirect(_ location: String) -> Response {

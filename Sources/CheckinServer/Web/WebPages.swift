@@ -42,6 +42,7 @@ struct WebPages: Sendable {
     static func headers(type: String) -> HTTPFields {
         [
             .contentType: type, .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
+            .strictTransportSecurity: "max-age=31536000",
             .contentSecurityPolicy:
                 "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
         ]

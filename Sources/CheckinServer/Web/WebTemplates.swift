@@ -24,7 +24,7 @@ enum WebTemplates {
         {{$content}}
         <h1>{{eventName}}</h1>
         {{> event-nav}}
-        <div id="dashboard-live" class="live" data-source="/events/{{eventId}}/live" aria-live="polite">
+        <div id="dashboard-live" class="live" data-source="/events/{{eventId}}/live">
         {{> dashboard-live}}
         </div>
         {{/content}}
@@ -36,7 +36,7 @@ enum WebTemplates {
         <section class="figures">
           <div class="card figure"><span class="big" id="checked-in">{{checkedIn}}</span> of {{guests}} guests checked in ({{percent}} %)</div>
           <div class="card figure"><span class="big" id="arrived-people">{{arrivedPeople}}</span> of {{expectedPeople}} people arrived</div>
-          {{#cancelled}}<div class="card figure"><span class="big">{{cancelled}}</span> cancelled</div>{{/cancelled}}
+          {{#hasCancelled}}<div class="card figure"><span class="big">{{cancelled}}</span> cancelled</div>{{/hasCancelled}}
         </section>
         {{#hasAlerts}}
         <section class="alerts" id="alerts" role="status">
@@ -130,7 +130,7 @@ enum WebTemplates {
         {{$content}}
         <h1>Sync monitor <span class="muted">{{eventName}}</span></h1>
         {{> event-nav}}
-        <div id="monitor-live" class="live" data-source="/events/{{eventId}}/monitor/live" aria-live="polite">
+        <div id="monitor-live" class="live" data-source="/events/{{eventId}}/monitor/live">
         {{> monitor-live}}
         </div>
         <noscript><p class="muted">Reload the page for the latest state.</p></noscript>
@@ -201,7 +201,8 @@ enum WebTemplates {
         {{> event-nav}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
         {{#problem}}<div class="error" role="alert"><p>{{problem}}</p>
-          {{#hasLines}}<ul class="problems">{{#lines}}<li>Line {{line}}: {{message}}</li>{{/lines}}</ul>{{/hasLines}}</div>{{/problem}}
+          {{#hasLines}}<ul class="problems">{{#lines}}<li>Line {{line}}: {{message}}</li>{{/lines}}</ul>{{/hasLines}}
+          {{#moreLines}}<p>… and {{moreLines}} more.</p>{{/moreLines}}</div>{{/problem}}
         <form method="get" action="/events/{{eventId}}/guests" class="search" role="search">
           <label for="q">Search by name, e-mail or confirmation code</label>
           <input id="q" name="q" type="search" value="{{query}}">
@@ -226,12 +227,15 @@ enum WebTemplates {
         <form method="post" action="/events/{{eventId}}/guests" class="card narrow" id="walk-in">
           <h2>Add a walk-in</h2>
           <input type="hidden" name="csrf" value="{{csrf}}">
-          <label for="name">Name</label><input id="name" name="name" required maxlength="200">
-          <label for="email">E-mail</label><input id="email" name="email" type="email" maxlength="254">
+          <label for="name">Name</label><input id="name" name="name" required maxlength="200" value="{{walkIn.name}}">
+          <label for="email">E-mail</label>
+          <input id="email" name="email" type="email" maxlength="254" value="{{walkIn.email}}">
           <label for="partySize">Party size</label>
-          <input id="partySize" name="partySize" type="number" min="1" max="99" value="1">
-          <label for="accessType">Access type</label><input id="accessType" name="accessType" maxlength="60">
-          <label for="arrivalAlert">Arrival alert</label><input id="arrivalAlert" name="arrivalAlert" maxlength="200">
+          <input id="partySize" name="partySize" type="number" min="1" max="99" value="{{walkIn.partySize}}">
+          <label for="accessType">Access type</label>
+          <input id="accessType" name="accessType" maxlength="60" value="{{walkIn.accessType}}">
+          <label for="arrivalAlert">Arrival alert</label>
+          <input id="arrivalAlert" name="arrivalAlert" maxlength="200" value="{{walkIn.arrivalAlert}}">
           <button type="submit">Add</button>
         </form>
         <form method="post" action="/events/{{eventId}}/guests/import" enctype="multipart/form-data" class="card narrow" id="import">
