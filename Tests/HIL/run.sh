@@ -33,7 +33,11 @@ if [ ! -f "$CACHE/kernel/boot/vmlinuz-$KV" ]; then
   depmod -b "$CACHE/kernel" "$KV"
 fi
 
-# The kiosk, built with the Swift runtime linked in (the guest has only what ldd lists).
+# The kiosk, built with the Swift runtime linked in (the guest has only what ldd lists). Its own scratch
+# folder; the packages the tests' build already fetched are copied in, not fetched again.
+if [ -d .build/repositories ] && [ ! -d "$CACHE/swift/repositories" ]; then
+  mkdir -p "$CACHE/swift" && cp -a .build/repositories "$CACHE/swift/repositories"
+fi
 swift build -c release --scratch-path "$CACHE/swift" -Xswiftc -static-stdlib --product kiosk >&2
 swift build -c release --scratch-path "$CACHE/swift" -Xswiftc -static-stdlib --product kioskctl >&2
 BIN=$(swift build -c release --scratch-path "$CACHE/swift" --show-bin-path)
