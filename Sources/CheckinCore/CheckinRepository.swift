@@ -29,11 +29,10 @@ public protocol CheckinRepository: Sendable {
     /// ignored), by name, at most `limit`; every guest when `text` is empty.
     func searchGuests(event: EventID, text: String, limit: Int) async throws -> [Guest]
     func counts(event: EventID) async throws -> EventCounts
-    /// Checked-in guests (their `checkIn` set), the latest check-in (corrected time) first; only those checked in
-    /// at or after `since` when given.
-    func arrivals(event: EventID, since: Date?, limit: Int) async throws -> [Guest]
-    /// Checked-in guests with an arrival alert, checked in at or after `since`, the latest first.
-    func alertedArrivals(event: EventID, since: Date) async throws -> [Guest]
+    /// Checked-in guests (their `checkIn` set), the latest check-in (corrected time) first, at most `limit`:
+    /// only those checked in at or after `since` when given, only those with an arrival alert when
+    /// `alertedOnly`.
+    func arrivals(event: EventID, since: Date?, alertedOnly: Bool, limit: Int) async throws -> [Guest]
     /// Each check-in's door and corrected time from `since` on, for the dashboard's chart.
     func checkInTimes(event: EventID, since: Date) async throws -> [DoorTime]
 

@@ -42,26 +42,15 @@ extension PostgresCheckinRepository {
             arrivedPeople: try value("arrived"), cancelled: try value("cancelled"))
     }
 
-    public func arrivals(event: EventID, since: Date?, limit: Int) async throws -> [Guest] {
+    public func arrivals(event: EventID, since: Date?, alertedOnly: Bool, limit: Int) async throws -> [Guest] {
         try await rows(
             """
             SELECT \(unescaped: Self.guestColumns) FROM check_in c
             JOIN guest g ON g.event_id = c.event_id AND g.id = c.guest_id
             WHERE c.event_id = \(Int64(event.rawValue))
                 AND (\(since)::timestamptz IS NULL OR c.corrected_time >= \(since))
+                AND (NOT \(alertedOnly) OR (g.arrival_alert IS NOT NULL AND g.arrival_alert <> ''))
             ORDER BY c.corrected_time DESC, c.guest_id LIMIT \(Int64(limit))
-            """
-        ).map(Self.guest)
-    }
-
-    public func alertedArrivals(event: EventID, since: Date) async throws -> [Guest] {
-        try await rows(
-            """
-            SELECT \(unescaped: Self.guestColumns) FROM check_in c
-            JOIN guest g ON g.event_id = c.event_id AND g.id = c.guest_id
-            WHERE c.event_id = \(Int64(event.rawValue)) AND c.corrected_time >= \(since)
-                AND g.arrival_alert IS NOT NULL AND g.arrival_alert <> ''
-            ORDER BY c.corrected_time DESC, c.guest_id
             """
         ).map(Self.guest)
     }

@@ -62,7 +62,7 @@ extension SQLiteCheckinRepository {
         }
     }
 
-    public func arrivals(event: EventID, since: Date?, limit: Int) async throws -> [Guest] {
+    public func arrivals(event: EventID, since: Date?, alertedOnly: Bool, limit: Int) async throws -> [Guest] {
         try await writer.read { db in
             try Row.fetchAll(
                 db,
@@ -70,23 +70,10 @@ extension SQLiteCheckinRepository {
                     SELECT \(Self.guestAndCheckInColumns) FROM check_in AS c
                     JOIN guest AS g ON g.event_id = c.event_id AND g.id = c.guest_id
                     WHERE c.event_id = :event AND (:since IS NULL OR c.corrected_time >= :since)
+                        AND (NOT :alerted OR (g.arrival_alert IS NOT NULL AND g.arrival_alert <> ''))
                     ORDER BY c.corrected_time DESC, c.guest_id LIMIT :limit
-                    """, arguments: ["event": Int64(event.rawValue), "since": since, "limit": limit]
-            ).map(Self.guestWithCheckIn)
-        }
-    }
-
-    public func alertedArrivals(event: EventID, since: Date) async throws -> [Guest] {
-        try await writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.guestAndCheckInColumns) FROM check_in AS c
-                    JOIN guest AS g ON g.event_id = c.event_id AND g.id = c.guest_id
-                    WHERE c.event_id = :event AND c.corrected_time >= :since
-                        AND g.arrival_alert IS NOT NULL AND g.arrival_alert <> ''
-                    ORDER BY c.corrected_time DESC, c.guest_id
-                    """, arguments: ["event": Int64(event.rawValue), "since": since]
+                    """,
+                arguments: ["event": Int64(event.rawValue), "since": since, "alerted": alertedOnly, "limit": limit]
             ).map(Self.guestWithCheckIn)
         }
     }

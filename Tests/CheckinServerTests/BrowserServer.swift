@@ -25,15 +25,7 @@ final class BrowserServer: Sendable {
 
     init() async throws {
         let folder = RepositoryFactory.temporaryFolder()
-        let made = try ChildProcess.shell(
-            """
-            set -e
-            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
-            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca 2>/dev/null
-            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2>/dev/null
-            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext 2>/dev/null
-            """, in: folder)
-        try #require(made.status == 0, "openssl: \(made.out)")
+        try TestCertificates.make(in: folder)
         repository = try SQLiteCheckinRepository(path: folder + "/checkin.db")
         clock = ManualServerClock(Self.start)
         admin = CheckinAdmin(repository: repository, clock: clock)
@@ -50,8 +42,7 @@ final class BrowserServer: Sendable {
         self.group = group
         task = Task { try await group.run() }
         var iterator = listening.stream.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw ChromiumError(.launch, "the server did not start") }
-        self.port = port
+        self.port = try #require(await iterator.next(), "the server stopped before it listened")
     }
 
     func stop() async {

@@ -17,8 +17,7 @@ import Testing
         let host = try await h.repository.addGuests(
             [NewGuest(name: "Hedy Lamarr", partySize: 2, arrivalAlert: "Tell the host <now>")], event: event.id,
             at: h.clock.now())[0]
-        _ = try await h.admin.createOrganizer(
-            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        try await h.organizer(of: tenant)
         try await h.app().test(.router) { client in
             let (cookie, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
             func page() async throws -> String {

@@ -32,8 +32,7 @@ import Testing
     func guestsAreSearchedAddedCancelledAndImportedAllOrNothing(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)
         let (tenant, event, guests) = try await h.event(guests: 3)
-        _ = try await h.admin.createOrganizer(
-            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        try await h.organizer(of: tenant)
         let base = "/events/\(event.id.rawValue)/guests"
         try await h.app().test(.router) { client in
             let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
@@ -120,8 +119,7 @@ import Testing
     func anEnrolmentCodeIsShownOnceAndARevokedDeviceIsRefused(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)
         let (tenant, event, _) = try await h.event()
-        _ = try await h.admin.createOrganizer(
-            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        try await h.organizer(of: tenant)
         let base = "/events/\(event.id.rawValue)"
         try await h.app().test(.router) { client in
             let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
@@ -175,8 +173,7 @@ import Testing
         let secondEvent = try await h.admin.createEvent(
             EventInput(name: "After party", startsAt: Harness.start, endsAt: Harness.start.addingTimeInterval(3600)),
             tenant: tenant.id)
-        _ = try await h.admin.createOrganizer(
-            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+        try await h.organizer(of: tenant)
         try await h.app().test(.router) { client in
             let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
             let foreignDevice = try await client.enrol(h, event: otherEvent.id, door: "Theirs")

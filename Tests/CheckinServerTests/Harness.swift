@@ -40,6 +40,12 @@ struct Harness {
         return (tenant, event, added)
     }
 
+    /// Ann (ann@example.org), an organizer of `tenant` who signs in with `WebPageTests.password`.
+    func organizer(of tenant: Tenant) async throws {
+        _ = try await admin.createOrganizer(
+            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: WebPageTests.password)
+    }
+
     static func json(_ value: some Encodable) throws -> ByteBuffer {
         ByteBuffer(bytes: try APICoding.encoder().encode(value))
     }

@@ -18,15 +18,7 @@ struct ServeCommandTests {
                 && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs openssl and curl"))
     func servesHTTPSWithTheConfiguredCertificate() async throws {
         let folder = RepositoryFactory.temporaryFolder()
-        let ca = try Self.shell(
-            """
-            set -e
-            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
-            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca
-            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj /CN=localhost
-            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext
-            """, in: folder)
-        try #require(ca.status == 0, "\(ca.out)")
+        try TestCertificates.make(in: folder)
         _ = try CommandLineTests.run(["create-tenant", "--name", "Acme"], in: folder)
         _ = try CommandLineTests.run(
             [

@@ -122,8 +122,7 @@ import Testing
     func theMonitorShowsPillsAtTenAndThirtyMinutesAndTheEmptyState(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)
         let (tenant, event, _) = try await h.event()
-        _ = try await h.admin.createOrganizer(
-            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: Self.password)
+        try await h.organizer(of: tenant)
         let (otherTenant, otherEvent, _) = try await h.event(tenantName: "Other")
         _ = otherTenant
         try await h.app().test(.router) { client in
@@ -182,8 +181,7 @@ extension WebPageTests {
     func repeatedWrongPasswordsAreThrottledForFifteenMinutes(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)
         let (tenant, _, _) = try await h.event()
-        _ = try await h.admin.createOrganizer(
-            tenant: tenant.id, email: "ann@example.org", name: "Ann", password: Self.password)
+        try await h.organizer(of: tenant)
         try await h.app().test(.router) { client in
             let (signInCookie, csrf) = try await client.execute(uri: "/sign-in", method: .get) { response in
                 (Self.cookie(response, "__Host-checkin_signin"), Self.csrf(String(buffer: response.body)))

@@ -39,7 +39,7 @@ struct ClockSkewSyncTests {
         #expect(abs(offset + 300_000) < 10_000, "the kiosk measured its clock 300 s fast: \(offset) ms")
         let first = Array(roster.prefix(5))
         let firstTimes = first.indices.map {
-            clock.now().addingTimeInterval(-3600 + Double($0) * 10).roundedToMilliseconds
+            clock.now().addingTimeInterval(-3600 + Double($0) * 10)
         }
         try north.scanOffline(first, at: firstTimes)
         let sent = try await SyncOnce.run(configuration: conf, store: store, clock: clock)
@@ -49,7 +49,7 @@ struct ClockSkewSyncTests {
         server.stop()
         let second = Array(roster[5..<10])
         let secondTimes = second.indices.map {
-            clock.now().addingTimeInterval(-60 + Double($0) * 5).roundedToMilliseconds
+            clock.now().addingTimeInterval(-60 + Double($0) * 5)
         }
         try north.scanOffline(second, at: secondTimes)
         await #expect(throws: SyncError.self) {
@@ -64,7 +64,7 @@ struct ClockSkewSyncTests {
             .sorted { $0.correctedAt < $1.correctedAt }
         #expect(checkIns.map(\.guestId) == (first + second).map(\.text), "each once, in scan order")
         #expect(
-            checkIns.map(\.scannedAt.milliseconds) == (firstTimes + secondTimes).map(\.milliseconds),
+            checkIns.map(\.scannedAt.millisecondsSince1970) == (firstTimes + secondTimes).map(\.millisecondsSince1970),
             "the device's own times are kept")
         for line in checkIns {
             let correction = line.correctedAt.timeIntervalSince(line.scannedAt)
@@ -74,11 +74,4 @@ struct ClockSkewSyncTests {
         #expect(checkIns.suffix(5).allSatisfy { $0.scannedAt > $0.receivedAt })
         #expect(checkIns.allSatisfy { $0.correctedAt <= $0.receivedAt })
     }
-}
-
-extension Date {
-    /// The API carries milliseconds: times compared after a round trip are made whole milliseconds first.
-    var roundedToMilliseconds: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
 }

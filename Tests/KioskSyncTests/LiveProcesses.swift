@@ -39,17 +39,7 @@ enum LiveProcesses {
     }
 
     /// A CA and a server certificate for localhost and 127.0.0.1 in `folder` (ca.pem, server.pem, server.key).
-    static func makeCertificates(in folder: String) throws {
-        let r = try shell(
-            """
-            set -e
-            printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
-            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca
-            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj /CN=localhost
-            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext
-            """, in: folder)
-        try #require(r.status == 0, "\(r.out)")
-    }
+    static func makeCertificates(in folder: String) throws { try TestCertificates.make(in: folder) }
 }
 
 /// `checkin-server serve` over HTTPS on a loopback port, with its SQLite database in `folder`, or on the

@@ -45,7 +45,7 @@ enum ArrivalChart {
                 parts.append(
                     """
                     <rect x="\(fmt(x + 1))" y="\(fmt(y))" width="\(fmt(max(step - 2, 1)))" height="\(fmt(barHeight))" \
-                    fill="\(palette[door % palette.count])"><title>\(escape(histogram.doors[door])): \(count) at \
+                    fill="\(palette[door % palette.count])"><title>\(HTMLText.escape(histogram.doors[door])): \(count) at \
                     \(timeText.time(from))</title></rect>
                     """)
             }
@@ -76,24 +76,8 @@ enum ArrivalChart {
     }
 
     private static func label(_ x: Double, _ y: Double, _ text: String, anchor: String) -> String {
-        "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"11\" text-anchor=\"\(anchor)\" fill=\"#14181f\">\(escape(text))</text>"
+        "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"11\" text-anchor=\"\(anchor)\" fill=\"#14181f\">\(HTMLText.escape(text))</text>"
     }
 
     private static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    /// Text for SVG/HTML: the five characters that could end it.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }

@@ -15,6 +15,8 @@ struct DashboardView {
     /// "Just arrived", for the alert highlights.
     static let alertWindow: TimeInterval = 30 * 60
     static let recentCount = 20
+    /// Alerted guests listed at the most (more than anyone at the door reads).
+    static let alertedCount = 100
 
     var eventId: UInt32
     var eventName: String

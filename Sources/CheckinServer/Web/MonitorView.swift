@@ -81,32 +81,3 @@ struct MonitorView {
         }
     }
 }
-
-/// Times as the organizer reads them: "4 min ago (10:02)".
-struct TimeText {
-    var now: Date
-    var timeZone: TimeZone
-    /// The zone's offset at `date` (daylight saving included), applied by hand: a calendar per time costs more
-    /// than the rest of a monitor row.
-    func offset(at date: Date) -> Int { timeZone.secondsFromGMT(for: date) }
-
-    func time(_ date: Date) -> String {
-        let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + offset(at: date)) % 86400
-        let ofDay = seconds < 0 ? seconds + 86400 : seconds
-        let hour = ofDay / 3600
-        let minute = ofDay % 3600 / 60
-        return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
-    }
-
-    func relative(_ date: Date) -> String {
-        let seconds = Int(now.timeIntervalSince(date))
-        let ago =
-            switch seconds {
-            case ..<60: "just now"
-            case ..<3600: "\(seconds / 60) min ago"
-            case ..<86400: "\(seconds / 3600) h \(seconds % 3600 / 60) min ago"
-            default: "\(seconds / 86400) days ago"
-            }
-        return "\(ago) (\(time(date)))"
-    }
-}

@@ -11,7 +11,7 @@ enum QRCodeSVG {
         }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(image.width) \(image.height)" role="img" \
-            aria-label="\(ArrivalChart.escape(label))" class="qr" shape-rendering="crispEdges">\
+            aria-label="\(HTMLText.escape(label))" class="qr" shape-rendering="crispEdges">\
             <rect width="100%" height="100%" fill="#fff"/><path d="\(path)" fill="#000"/></svg>
             """
     }

@@ -36,7 +36,9 @@ actor SignInThrottle {
         if failures.count > Self.capacity {
             let stale = failures.filter { $0.value.allSatisfy { now.timeIntervalSince($0) >= Self.window } }.keys
             for key in stale { failures[key] = nil }
-            while failures.count > Self.capacity, let oldest = failures.min(by: { $0.value.last! < $1.value.last! }) {
+            while failures.count > Self.capacity,
+                let oldest = failures.min(by: { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) })
+            {
                 failures[oldest.key] = nil
             }
         }

@@ -6,13 +6,13 @@ import KioskCore
 
 extension WebController {
     @Sendable func devices(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
         return try await devicesPage(signed, event, code: nil, notice: notice)
     }
 
-    func devicesPage(_ signed: WebSignIn.Signed, _ event: Event, code: DevicesView.NewCode?, notice: String?)
+    func devicesPage(_ signed: OrganizerSessions.Signed, _ event: Event, code: DevicesView.NewCode?, notice: String?)
         async throws -> Response
     {
         let view = DevicesView(
@@ -31,7 +31,7 @@ extension WebController {
         let server = request.head.authority.map { "https://\($0)" } ?? "https://this-server"
         let code = DevicesView.NewCode(
             text: answer.code,
-            expires: WebController.day(answer.expiresAt, pages.timeZone) + " " + time.time(answer.expiresAt),
+            expires: time.dayAndTime(answer.expiresAt),
             server: server, qr: try QRCodeSVG.svg(answer.code, label: "Enrolment code \(answer.code) as a QR code"))
         return try await devicesPage(signed, event, code: code, notice: nil)
     }

@@ -7,16 +7,16 @@ import MultipartKit
 
 extension WebController {
     /// The organizer acting: the admin operations audit them by address.
-    func admin(_ signed: WebSignIn.Signed) -> CheckinAdmin {
+    func admin(_ signed: OrganizerSessions.Signed) -> CheckinAdmin {
         CheckinAdmin(repository: repository, clock: clock, actor: signed.organizer.email)
     }
 
     /// A form posted about an event: the organizer's, with the session's CSRF token, or the answer to give.
     enum Posted {
-        case accepted(WebSignIn.Signed, Event)
+        case accepted(OrganizerSessions.Signed, Event)
         case answered(Response)
 
-        var accepted: (WebSignIn.Signed, Event)? {
+        var accepted: (OrganizerSessions.Signed, Event)? {
             if case .accepted(let signed, let event) = self { return (signed, event) }
             return nil
         }
@@ -31,8 +31,8 @@ extension WebController {
     /// Checks a POST: signed in (else to the sign-in page), the session's CSRF token (else 403, audited), the
     /// organizer's event (else 404, audited).
     func posted(_ request: Request, _ context: ServerContext, csrf: String?) async throws -> Posted {
-        guard let signed = try await signIn.signed(request) else { return .answered(Self.redirect("/sign-in")) }
-        guard let sent = csrf, WebSignIn.same(sent, signed.session.csrfToken) else {
+        guard let signed = try await sessions.current(request) else { return .answered(Self.redirect("/sign-in")) }
+        guard let sent = csrf, OrganizerSessions.same(sent, signed.session.csrfToken) else {
             return .answered(try await refused(request, organizer: signed))
         }
         guard let event = try await event(context, request, signed) else { return .answered(notFound(signed)) }
@@ -42,7 +42,7 @@ extension WebController {
     // MARK: Guests
 
     @Sendable func guests(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         let query = Self.queryValue(request, "q") ?? ""
         let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
@@ -50,7 +50,7 @@ extension WebController {
     }
 
     func guestsPage(
-        _ signed: WebSignIn.Signed, _ event: Event, query: String, notice: String?, problem: String? = nil,
+        _ signed: OrganizerSessions.Signed, _ event: Event, query: String, notice: String?, problem: String? = nil,
         lines: [GuestCSV.Problem] = [], walkIn: [String: String] = ["partySize": "1"],
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
@@ -146,7 +146,7 @@ extension WebController {
     /// A CSV upload: read only for a signed-in organizer; a body that is not a form with a file answers 400;
     /// success redirects (a reload does not import again).
     @Sendable func importGuests(_ request: Request, context: ServerContext) async throws -> Response {
-        guard try await signIn.signed(request) != nil else { return Self.redirect("/sign-in") }
+        guard try await sessions.current(request) != nil else { return Self.redirect("/sign-in") }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         guard let type = request.headers[.contentType], let boundary = Self.boundary(type),
             let form = try? FormDataDecoder().decode(ImportForm.self, from: body, boundary: boundary)

@@ -12,18 +12,18 @@ struct WebController: Sendable {
     let clock: any ServerClock
     let pages: WebPages
     let throttle = SignInThrottle()
-    var signIn: WebSignIn { WebSignIn(repository: repository, clock: clock) }
+    var sessions: OrganizerSessions { OrganizerSessions(repository: repository, clock: clock) }
 
     init(repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current) {
         self.repository = repository
         self.clock = clock
         pages = WebPages(timeZone: timeZone)
-        _ = WebSignIn.decoyHash  // made now, not by the first failed sign-in
+        _ = OrganizerSessions.decoyHash  // made now, not by the first failed sign-in
     }
 
     func addRoutes(to router: Router<ServerContext>) {
         router.get("/") { request, _ in
-            try await signIn.signed(request) == nil ? Self.redirect("/sign-in") : Self.redirect("/events")
+            try await sessions.current(request) == nil ? Self.redirect("/sign-in") : Self.redirect("/events")
         }
         router.get("static/style.css") { _, _ in Self.asset(WebAssets.style, type: "text/css; charset=utf-8") }
         router.get("static/live.js") { _, _ in
@@ -55,7 +55,7 @@ struct WebController: Sendable {
     }
 
     @Sendable func showSignIn(_ request: Request, context: ServerContext) async throws -> Response {
-        if try await signIn.signed(request) != nil { return Self.redirect("/events") }
+        if try await sessions.current(request) != nil { return Self.redirect("/events") }
         return signInPage(message: nil, email: "", status: .ok)
     }
 
@@ -64,14 +64,14 @@ struct WebController: Sendable {
         var values: [String: Any] = ["csrf": csrf, "email": email]
         if let message { values["message"] = message }
         var response = pages.html("sign-in", values, status: status)
-        response.setCookie(WebSignIn.cookie(WebSignIn.signInCookie, csrf, maxAge: 3600))
+        response.setCookie(OrganizerSessions.cookie(OrganizerSessions.signInCookie, csrf, maxAge: 3600))
         return response
     }
 
     @Sendable func submitSignIn(_ request: Request, context: ServerContext) async throws -> Response {
         let form = try await Self.form(SignInForm.self, request)
-        guard let sent = form.csrf, let kept = request.cookies[WebSignIn.signInCookie]?.value,
-            WebSignIn.same(sent, kept)
+        guard let sent = form.csrf, let kept = request.cookies[OrganizerSessions.signInCookie]?.value,
+            OrganizerSessions.same(sent, kept)
         else { return try await refused(request, organizer: nil) }
         let email = form.email ?? ""
         let address = Organizer.normalizedEmail(email)
@@ -84,7 +84,7 @@ struct WebController: Sendable {
                 message: "Too many wrong passwords: wait 15 minutes, then try again.", email: email,
                 status: .tooManyRequests)
         }
-        guard let (organizer, cookie) = try await signIn.signIn(email: email, password: form.password ?? "") else {
+        guard let (organizer, cookie) = try await sessions.open(email: email, password: form.password ?? "") else {
             await throttle.failed(email: address, client: context.clientAddress, now: clock.now())
             try await repository.appendAudit(
                 AuditEntry(
@@ -94,7 +94,7 @@ struct WebController: Sendable {
         }
         await throttle.succeeded(email: address)
         // A session this browser had before (another organizer's, say) ends here.
-        if let previous = request.cookies[WebSignIn.sessionCookie]?.value, !previous.isEmpty {
+        if let previous = request.cookies[OrganizerSessions.sessionCookie]?.value, !previous.isEmpty {
             try await repository.deleteWebSession(tokenHash: Secrets.hash(token: previous))
         }
         try await repository.appendAudit(
@@ -103,7 +103,7 @@ struct WebController: Sendable {
                 detail: "organizer \(organizer.email)"))
         var response = Self.redirect("/events")
         response.setCookie(cookie)
-        response.setCookie(WebSignIn.cookie(WebSignIn.signInCookie, "", maxAge: 0))
+        response.setCookie(OrganizerSessions.cookie(OrganizerSessions.signInCookie, "", maxAge: 0))
         return response
     }
 
@@ -112,13 +112,13 @@ struct WebController: Sendable {
     }
 
     @Sendable func submitSignOut(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         let form = try await Self.form(CSRFForm.self, request)
-        guard let sent = form.csrf, WebSignIn.same(sent, signed.session.csrfToken) else {
+        guard let sent = form.csrf, OrganizerSessions.same(sent, signed.session.csrfToken) else {
             return try await refused(request, organizer: signed)
         }
         var response = Self.redirect("/sign-in")
-        response.setCookie(try await signIn.signOut(signed))
+        response.setCookie(try await sessions.close(signed))
         try await repository.appendAudit(
             AuditEntry(
                 at: clock.now(), tenant: signed.tenant.id, device: nil, action: "signed_out",
@@ -129,25 +129,25 @@ struct WebController: Sendable {
     // MARK: Pages
 
     @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
         let events = try await repository.events(tenant: signed.tenant.id).map { event in
             [
                 "id": String(event.id.rawValue), "name": event.name, "venue": event.venue ?? "",
-                "when": Self.day(event.startsAt, pages.timeZone) + " " + time.time(event.startsAt),
+                "when": time.dayAndTime(event.startsAt),
             ]
         }
         return pages.html("events", ["events": events], signed: signed)
     }
 
     @Sendable func dashboard(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         return pages.html("dashboard", try await dashboardView(event), signed: signed)
     }
 
     @Sendable func dashboardLive(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.signedOut() }
+        guard let signed = try await sessions.current(request) else { return Self.signedOut() }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         return pages.fragment("dashboard-live", try await dashboardView(event))
     }
@@ -158,9 +158,11 @@ struct WebController: Sendable {
         return DashboardView(
             event: event, counts: try await repository.counts(event: event.id),
             checkIns: try await repository.checkInTimes(event: event.id, since: chartFrom),
-            recent: try await repository.arrivals(event: event.id, since: nil, limit: DashboardView.recentCount),
-            alerted: try await repository.alertedArrivals(
-                event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow)),
+            recent: try await repository.arrivals(
+                event: event.id, since: nil, alertedOnly: false, limit: DashboardView.recentCount),
+            alerted: try await repository.arrivals(
+                event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow), alertedOnly: true,
+                limit: DashboardView.alertedCount),
             now: now, timeZone: pages.timeZone)
     }
 
@@ -170,7 +172,7 @@ struct WebController: Sendable {
     }
 
     @Sendable func monitor(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.redirect("/sign-in") }
+        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         let view = MonitorView(
             event: event, devices: try await repository.devices(event: event.id), now: clock.now(),
@@ -179,7 +181,7 @@ struct WebController: Sendable {
     }
 
     @Sendable func monitorLive(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await signIn.signed(request) else { return Self.signedOut() }
+        guard let signed = try await sessions.current(request) else { return Self.signedOut() }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         let view = MonitorView(
             event: event, devices: try await repository.devices(event: event.id), now: clock.now(),
@@ -189,7 +191,7 @@ struct WebController: Sendable {
 
     /// The event named in the path if it is the organizer's; nil (audited) when it does not exist or is
     /// another tenant's.
-    func event(_ context: ServerContext, _ request: Request, _ signed: WebSignIn.Signed) async throws
+    func event(_ context: ServerContext, _ request: Request, _ signed: OrganizerSessions.Signed) async throws
         -> Event?
     {
         var event: Event?
@@ -208,13 +210,13 @@ struct WebController: Sendable {
         return event
     }
 
-    func notFound(_ signed: WebSignIn.Signed) -> Response {
+    func notFound(_ signed: OrganizerSessions.Signed) -> Response {
         pages.html("not-found", [String: String](), signed: signed, status: .notFound)
     }
 
     /// A guest or device named in the path that is not this event's (another tenant's, or none): the same
     /// 404, audited.
-    func notFound(_ signed: WebSignIn.Signed, _ request: Request) async throws -> Response {
+    func notFound(_ signed: OrganizerSessions.Signed, _ request: Request) async throws -> Response {
         try await repository.appendAudit(
             AuditEntry(
                 at: clock.now(), tenant: signed.tenant.id, device: nil, action: "not_found",
@@ -223,7 +225,7 @@ struct WebController: Sendable {
     }
 
     /// A form without the right CSRF token: 403, audited, nothing done.
-    func refused(_ request: Request, organizer signed: WebSignIn.Signed?) async throws -> Response {
+    func refused(_ request: Request, organizer signed: OrganizerSessions.Signed?) async throws -> Response {
         try await repository.appendAudit(
             AuditEntry(
                 at: clock.now(), tenant: signed?.tenant.id, device: nil, action: "csrf_refused",
@@ -253,12 +255,5 @@ struct WebController: Sendable {
         var headers = WebPages.headers(type: type)
         headers[.cacheControl] = "public, max-age=300"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    static func day(_ date: Date, _ timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 }

@@ -19,7 +19,7 @@ struct WebPages: Sendable {
 
     /// A whole page; `signed` puts the organizer's name and the sign-out form in the header.
     func html(
-        _ template: String, _ object: Any, signed: WebSignIn.Signed? = nil, status: HTTPResponse.Status = .ok
+        _ template: String, _ object: Any, signed: OrganizerSessions.Signed? = nil, status: HTTPResponse.Status = .ok
     ) -> Response {
         let header: [String: Any]? = signed.map {
             ["name": $0.organizer.name, "tenantName": $0.tenant.name, "csrf": $0.session.csrfToken]

@@ -6,7 +6,7 @@ import NIOPosix
 
 /// Organizers' sign-ins: bcrypt-checked passwords, sessions in a secure HTTP-only cookie (only the token's
 /// SHA-256 is stored), and the CSRF token every form carries.
-struct WebSignIn: Sendable {
+struct OrganizerSessions: Sendable {
     let repository: any CheckinRepository
     let clock: any ServerClock
 
@@ -23,7 +23,7 @@ struct WebSignIn: Sendable {
     }
 
     /// The organizer of the request's session cookie, if it names a live session.
-    func signed(_ request: Request) async throws -> Signed? {
+    func current(_ request: Request) async throws -> Signed? {
         guard let token = request.cookies[Self.sessionCookie]?.value, !token.isEmpty,
             let (session, organizer) = try await repository.webSession(tokenHash: Secrets.hash(token: token)),
             session.expiresAt > clock.now(),
@@ -34,7 +34,7 @@ struct WebSignIn: Sendable {
 
     /// Checks e-mail and password; on success a new session and the cookie that names it. A wrong address
     /// costs the same bcrypt check as a wrong password.
-    func signIn(email: String, password: String) async throws -> (Organizer, Cookie)? {
+    func open(email: String, password: String) async throws -> (Organizer, Cookie)? {
         let organizer = try await repository.organizer(email: email)
         let hash = organizer?.passwordHash ?? Self.decoyHash
         // About 250 ms of CPU: on NIO's blocking thread pool, not on the threads that serve every request.
@@ -51,7 +51,7 @@ struct WebSignIn: Sendable {
         return (organizer, Self.cookie(Self.sessionCookie, token, maxAge: Int(WebSession.lifetime)))
     }
 
-    func signOut(_ signed: Signed) async throws -> Cookie {
+    func close(_ signed: Signed) async throws -> Cookie {
         try await repository.deleteWebSession(tokenHash: signed.session.tokenHash)
         return Self.cookie(Self.sessionCookie, "", maxAge: 0)
     }
