@@ -45,6 +45,9 @@ public protocol CheckinRepository: Sendable {
     /// Every guest row changed after `since` (a `changeCursor`), cancelled guests and check-in changes
     /// included, oldest change first; `nextPage` is set while more rows wait. Never skips a change.
     func rosterChanges(event: EventID, since: String, limit: Int) async throws -> RosterSlice
+    /// For each change cursor, how many guest rows of the event changed after it: how far behind a kiosk
+    /// that holds it is (0: up to date). Cursors this repository did not make are left out.
+    func rosterChangesBehind(event: EventID, cursors: Set<String>) async throws -> [String: Int]
 
     // MARK: Devices
 

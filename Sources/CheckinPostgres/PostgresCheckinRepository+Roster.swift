@@ -212,4 +212,22 @@ extension PostgresCheckinRepository {
             return RosterSlice(guests: guests, nextPage: nil, changeCursor: Self.changeCursor(end), total: nil)
         }
     }
+
+    public func rosterChangesBehind(event: EventID, cursors: Set<String>) async throws -> [String: Int] {
+        let positions = cursors.compactMap { cursor in (try? Self.changePosition(cursor)).map { (cursor, $0) } }
+        guard !positions.isEmpty else { return [:] }
+        return try await client.withConnection { connection in
+            var behind: [String: Int] = [:]
+            for (cursor, since) in positions {
+                let rows = try await connection.query(
+                    """
+                    SELECT count(*) AS n FROM guest WHERE event_id = \(Int64(event.rawValue))
+                        AND (change_xid, change_seq) > (\(since.xid), \(since.seq))
+                    """, logger: logger
+                ).collect()
+                behind[cursor] = Int(try rows[0].makeRandomAccess()["n"].decode(Int64.self))
+            }
+            return behind
+        }
+    }
 }

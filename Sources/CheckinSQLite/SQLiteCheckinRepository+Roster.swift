@@ -125,6 +125,21 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func rosterChangesBehind(event: EventID, cursors: Set<String>) async throws -> [String: Int] {
+        let values = cursors.compactMap { cursor in (try? Self.changeValue(cursor)).map { (cursor, $0) } }
+        guard !values.isEmpty else { return [:] }
+        return try await writer.read { db in
+            var behind: [String: Int] = [:]
+            for (cursor, value) in values {
+                behind[cursor] =
+                    try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM guest WHERE event_id = ? AND change_seq > ?",
+                        arguments: [Int64(event.rawValue), value]) ?? 0
+            }
+            return behind
+        }
+    }
+
     /// The guests of `rows` with their check-ins, read in one query (a page holds at most 500 guests, under
     /// SQLite's 999 bound parameters of old versions).
     static func withCheckIns(_ db: Database, _ rows: [RosterRow], event: Int64) throws -> [Guest] {

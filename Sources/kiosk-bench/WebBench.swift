@@ -38,7 +38,7 @@ struct WebBench: AsyncParsableCommand {
             let seen = now.addingTimeInterval(-Double(index % 40) * 60)
             try await repository.recordHeartbeat(
                 DeviceReport(
-                    door: "Door \(index)", kioskVersion: "1.0.0", pending: index % 7, rosterCursor: "c\(index)",
+                    door: "Door \(index)", kioskVersion: "1.0.0", pending: index % 7, rosterCursor: "c1:\(index)",
                     rosterFetchedAt: seen, camera: "streaming", clockOffsetMs: 12, deviceTime: seen),
                 device: device.id, at: seen)
         }

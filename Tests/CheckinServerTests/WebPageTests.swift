@@ -55,12 +55,13 @@ import Testing
     }
 
     /// A heartbeat from `device` at the harness's current time.
-    static func report(_ client: some TestClientProtocol, _ device: EnrolledDevice, door: String, pending: Int)
-        async throws
-    {
+    static func report(
+        _ client: some TestClientProtocol, _ device: EnrolledDevice, door: String, pending: Int,
+        rosterCursor: String = "c1", clockOffsetMs: Int64 = 0
+    ) async throws {
         let beat = Heartbeat(
-            door: door, kioskVersion: "1.0.0", pending: pending, oldestPendingAt: nil, rosterCursor: "c1",
-            rosterFetchedAt: nil, camera: "streaming", clockOffsetMs: 0, deviceTime: Date())
+            door: door, kioskVersion: "1.0.0", pending: pending, oldestPendingAt: nil, rosterCursor: rosterCursor,
+            rosterFetchedAt: nil, camera: "streaming", clockOffsetMs: clockOffsetMs, deviceTime: Date())
         try await client.execute(
             uri: "/v1/devices/heartbeat", method: .post, headers: device.headers, body: Harness.json(beat)
         ) { response in #expect(response.status == .ok) }
@@ -177,6 +178,56 @@ import Testing
 }
 
 extension WebPageTests {
+    @Test(arguments: RepositoryFactory.all)
+    func theMonitorFlagsAClockOffByMoreThanTwoMinutesAndARosterBehind(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event()
+        try await h.organizer(of: tenant)
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await Self.signIn(client, email: "ann%40example.org")
+            func row(_ device: EnrolledDevice) async throws -> String {
+                let html = try await client.execute(
+                    uri: "/events/\(event.id.rawValue)/monitor/live", method: .get, headers: [.cookie: cookie]
+                ) { String(buffer: $0.body) }
+                let start = try #require(html.range(of: "id=\"device-\(device.id)\""))
+                return String(html[start.lowerBound...].split(separator: "</tr>")[0])
+            }
+            let north = try await client.enrol(h, event: event.id, door: "North")
+            let south = try await client.enrol(h, event: event.id, door: "South")
+            let cursor = try #require(try await client.roster("", event: event.id, as: north).changeCursor)
+            // North's clock is 5 minutes fast (server minus device is negative); South's 90 s slow.
+            try await Self.report(
+                client, north, door: "North", pending: 0, rosterCursor: cursor, clockOffsetMs: -300_000)
+            try await Self.report(client, south, door: "South", pending: 0, rosterCursor: cursor, clockOffsetMs: 90_000)
+            var northRow = try await row(north)
+            var southRow = try await row(south)
+            #expect(northRow.contains("clock 5 min fast") && northRow.contains("up to date"), "\(northRow)")
+            #expect(!southRow.contains("clock") && southRow.contains("up to date"), "\(southRow)")
+
+            // Two guests added after the kiosks' download, one of them cancelled since: two rows they have not
+            // seen (a kiosk gets each changed row once, as it is now).
+            let added = try await h.repository.addGuests(
+                [NewGuest(name: "Late One"), NewGuest(name: "Late Two")], event: event.id, at: h.clock.now())
+            _ = try await h.repository.cancelGuest(added[0].id, event: event.id, at: h.clock.now())
+            h.clock.advance(by: 11)  // the server keeps a device's report at most every 10 s
+            try await Self.report(
+                client, south, door: "South", pending: 0, rosterCursor: cursor, clockOffsetMs: 150_000)
+            northRow = try await row(north)
+            southRow = try await row(south)
+            #expect(northRow.contains("2 changes behind"), "\(northRow)")
+            #expect(southRow.contains("2 changes behind") && southRow.contains("clock 3 min slow"), "\(southRow)")
+
+            // South catches up: up to date again.
+            let delta = try await client.roster("?changesSince=\(cursor)", event: event.id, as: south)
+            #expect(delta.guests.count == 2)
+            h.clock.advance(by: 11)
+            try await Self.report(
+                client, south, door: "South", pending: 0, rosterCursor: try #require(delta.changeCursor))
+            southRow = try await row(south)
+            #expect(southRow.contains("up to date") && !southRow.contains("clock"), "\(southRow)")
+        }
+    }
+
     @Test(arguments: [RepositoryFactory.sqliteInMemory])
     func repeatedWrongPasswordsAreThrottledForFifteenMinutes(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)

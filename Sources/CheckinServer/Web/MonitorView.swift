@@ -14,6 +14,11 @@ struct MonitorView {
         var revoked: Bool
         var lastSeen: String
         var rosterFetched: String
+        /// "up to date", "12 changes behind", or nil when the kiosk has not said which roster it holds.
+        var rosterBehind: String?
+        var rosterLagging: Bool
+        /// Set when the kiosk's clock is more than 2 minutes off the server's: "clock 5 min fast".
+        var clockOff: String?
         var pending: String
         var version: String
         var camera: String
@@ -28,6 +33,9 @@ struct MonitorView {
             case "revoked": revoked
             case "lastSeen": lastSeen
             case "rosterFetched": rosterFetched
+            case "rosterBehind": rosterBehind
+            case "rosterLagging": rosterLagging
+            case "clockOff": clockOff
             case "pending": pending
             case "version": version
             case "camera": camera
@@ -46,7 +54,16 @@ struct MonitorView {
     var hasDevices: Bool
     var rows: [Row]
 
-    init(event: Event, devices: [EventDevice], now: Date, timeZone: TimeZone = .current) {
+    /// A clock further off than this is flagged: scan times are corrected by the measured offset, but door
+    /// staff should fix the kiosk's time.
+    static let clockTolerance: Int64 = 2 * 60 * 1000
+
+    /// `behind` maps roster change cursors to how many changes the event had after them
+    /// (`CheckinRepository.rosterChangesBehind`).
+    init(
+        event: Event, devices: [EventDevice], behind: [String: Int] = [:], now: Date,
+        timeZone: TimeZone = .current
+    ) {
         let clock = TimeText(now: now, timeZone: timeZone)
         eventId = event.id.rawValue
         eventName = event.name
@@ -61,15 +78,35 @@ struct MonitorView {
             let device = enrolled.device
             let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)
             let report = device.lastReport
+            let lag = report?.rosterCursor.flatMap { behind[$0] }
             return Row(
                 id: device.id, door: report?.door ?? device.door, health: health.rawValue,
                 pill: Self.pill(health), revoked: device.revoked,
                 lastSeen: device.lastSeenAt.map(clock.relative) ?? "never",
                 rosterFetched: report?.rosterFetchedAt.map(clock.relative) ?? "not yet",
+                rosterBehind: lag.map(Self.behindText), rosterLagging: (lag ?? 0) > 0,
+                clockOff: device.knownClockOffsetMs.flatMap(Self.clockText),
                 pending: report.map { String($0.pending) } ?? "?",
                 version: report?.kioskVersion ?? device.kioskVersion, camera: report?.camera ?? "?",
                 enrolledBy: enrolled.enrolledBy)
         }
+    }
+
+    static func behindText(_ changes: Int) -> String {
+        switch changes {
+        case 0: "up to date"
+        case 1: "1 change behind"
+        default: "\(changes) changes behind"
+        }
+    }
+
+    /// The flag for a clock more than `clockTolerance` off (`offsetMs` is server minus device), else nil.
+    static func clockText(offsetMs: Int64) -> String? {
+        guard abs(offsetMs) > clockTolerance else { return nil }
+        let minutes = (abs(offsetMs) + 30_000) / 60_000
+        let size = minutes >= 120 ? "\(minutes / 60) h" : "\(minutes) min"
+        // A device ahead of the server has a negative offset.
+        return "clock \(size) \(offsetMs < 0 ? "fast" : "slow")"
     }
 
     static func pill(_ health: DeviceHealth) -> String {

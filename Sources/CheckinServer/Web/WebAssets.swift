@@ -26,6 +26,7 @@ enum WebAssets {
         .pill-stale { color: var(--warn); background: var(--warn-bg); }
         .pill-offline { color: var(--bad); background: var(--bad-bg); }
         .pill-never_seen { color: var(--muted); background: #e6e9ed; }
+        .behind { color: var(--warn); font-weight: 700; }
         .empty { background: var(--bad-bg); color: var(--bad); border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
         .event-nav { display: flex; flex-wrap: wrap; gap: 1rem; margin-bottom: 1rem; }
         code { overflow-wrap: anywhere; }

@@ -174,19 +174,21 @@ struct WebController: Sendable {
     @Sendable func monitor(_ request: Request, context: ServerContext) async throws -> Response {
         guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
-        let view = MonitorView(
-            event: event, devices: try await repository.devices(event: event.id), now: clock.now(),
-            timeZone: pages.timeZone)
-        return pages.html("monitor", view, signed: signed)
+        return pages.html("monitor", try await monitorView(event), signed: signed)
     }
 
     @Sendable func monitorLive(_ request: Request, context: ServerContext) async throws -> Response {
         guard let signed = try await sessions.current(request) else { return Self.signedOut() }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
-        let view = MonitorView(
-            event: event, devices: try await repository.devices(event: event.id), now: clock.now(),
-            timeZone: pages.timeZone)
-        return pages.fragment("monitor-live", view)
+        return pages.fragment("monitor-live", try await monitorView(event))
+    }
+
+    /// The monitor's devices, with how far behind each one's roster is.
+    func monitorView(_ event: Event) async throws -> MonitorView {
+        let devices = try await repository.devices(event: event.id)
+        let cursors = Set(devices.compactMap { $0.device.lastReport?.rosterCursor })
+        let behind = try await repository.rosterChangesBehind(event: event.id, cursors: cursors)
+        return MonitorView(event: event, devices: devices, behind: behind, now: clock.now(), timeZone: pages.timeZone)
     }
 
     /// The event named in the path if it is the organizer's; nil (audited) when it does not exist or is
