@@ -119,15 +119,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Standard Webhooks: verifying the organizer's guest webhooks, signing the server's own.
+        .target(name: "CheckinWebhooks", dependencies: ["KioskCrypto"]),
         .target(
             name: "CheckinServer",
             dependencies: [
-                "CheckinAPI", "CheckinCore", "KioskCore", "KioskCrypto", "KioskQRCode",
+                "CheckinAPI", "CheckinCore", "CheckinWebhooks", "KioskCore", "KioskCrypto", "KioskQRCode",
+                "KioskImageIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -166,8 +170,8 @@ let package = Package(
         .executableTarget(
             name: "checkin-server",
             dependencies: [
-                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "KioskCore",
-                "TestSupport",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
+                "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -204,8 +208,8 @@ let package = Package(
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [
-                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "KioskCore",
-                "TestSupport",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
+                "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

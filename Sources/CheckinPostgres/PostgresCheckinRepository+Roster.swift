@@ -33,9 +33,9 @@ extension PostgresCheckinRepository {
     public func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest] {
         try await transaction { connection in
             let eventId = Int64(event.rawValue)
-            let exists = try await connection.query("SELECT 1 AS one FROM event WHERE id = \(eventId)", logger: logger)
-                .collect()
-            guard !exists.isEmpty else { throw RepositoryError.notFound("event \(event)") }
+            guard let tenant = try await Self.tenantOfEvent(connection, event, logger: logger) else {
+                throw RepositoryError.notFound("event \(event)")
+            }
             var added: [Guest] = []
             added.reserveCapacity(guests.count)
             for guest in guests {
@@ -54,7 +54,9 @@ extension PostgresCheckinRepository {
                     """, logger: logger
                 ).collect()
                 guard let row = inserted.first else { throw RepositoryError.duplicateGuest(guest.id.text) }
-                added.append(try Self.guest(row.makeRandomAccess()))
+                let guest = try Self.guest(row.makeRandomAccess())
+                try await Self.startIssuance(connection, guest, tenant: tenant, at: time, logger: logger)
+                added.append(guest)
             }
             return added
         }
@@ -101,6 +103,8 @@ extension PostgresCheckinRepository {
                 "UPDATE guest SET status = 'cancelled' WHERE event_id = \(Int64(event.rawValue)) AND id = \(id.text)",
                 logger: logger)
             try await Self.touchGuest(connection, id, event: event, at: time, logger: logger)
+            try await Self.cancelIssuances(
+                connection, guest: id, event: event, reason: "the guest was cancelled", at: time, logger: logger)
             return try await Self.guest(connection, id, event: event, logger: logger)!
         }
     }

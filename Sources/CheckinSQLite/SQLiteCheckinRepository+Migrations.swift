@@ -155,6 +155,56 @@ extension SQLiteCheckinRepository {
                     CREATE INDEX enrolment_code_by_event ON enrolment_code(event_id, device_id);
                     """)
         }
+        migrator.registerMigration("0003 pass issuance, signing keys, guest webhooks") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE signing_key (
+                        key_id INTEGER PRIMARY KEY,
+                        tenant_id INTEGER NOT NULL REFERENCES tenant(id),
+                        private_key_pem TEXT NOT NULL,
+                        public_key BLOB NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX signing_key_by_tenant ON signing_key(tenant_id, key_id);
+                    CREATE TABLE pass_issuance (
+                        id TEXT PRIMARY KEY,
+                        tenant_id INTEGER NOT NULL,
+                        event_id INTEGER NOT NULL,
+                        guest_id TEXT NOT NULL,
+                        recipient TEXT,
+                        step TEXT NOT NULL,
+                        failed_step TEXT,
+                        attempts INTEGER NOT NULL,
+                        next_attempt_at DATETIME NOT NULL,
+                        last_error TEXT,
+                        pass TEXT,
+                        image BLOB,
+                        stored_name TEXT,
+                        sent_at DATETIME,
+                        created_at DATETIME NOT NULL,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX pass_issuance_due ON pass_issuance(next_attempt_at)
+                        WHERE step IN ('sign', 'render', 'store', 'email');
+                    CREATE INDEX pass_issuance_by_guest ON pass_issuance(event_id, guest_id);
+                    CREATE TABLE webhook_secret (
+                        id INTEGER PRIMARY KEY,
+                        tenant_id INTEGER NOT NULL REFERENCES tenant(id),
+                        secret TEXT NOT NULL,
+                        created_at DATETIME NOT NULL
+                    );
+                    CREATE TABLE webhook_receipt (
+                        tenant_id INTEGER NOT NULL,
+                        webhook_id TEXT NOT NULL,
+                        received_at DATETIME NOT NULL,
+                        outcome TEXT NOT NULL,
+                        PRIMARY KEY (tenant_id, webhook_id)
+                    );
+                    ALTER TABLE guest ADD COLUMN external_ref TEXT;
+                    CREATE UNIQUE INDEX guest_by_external_ref ON guest(event_id, external_ref)
+                        WHERE external_ref IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

@@ -6,7 +6,7 @@ import KioskCore
 extension SQLiteCheckinRepository {
     public func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest] {
         try await writer.write { db in
-            guard try EventRow.exists(db, key: Int64(event.rawValue)) else {
+            guard let tenant = try Self.tenantOfEvent(db, event) else {
                 throw RepositoryError.notFound("event \(event)")
             }
             var added: [Guest] = []
@@ -17,7 +17,9 @@ extension SQLiteCheckinRepository {
                     throw RepositoryError.duplicateGuest(row.id)
                 }
                 try row.insert(db)
-                added.append(row.guest(checkIn: nil))
+                let guest = row.guest(checkIn: nil)
+                try Self.startIssuance(db, guest, tenant: tenant, at: time)
+                added.append(guest)
             }
             return added
         }
@@ -51,6 +53,7 @@ extension SQLiteCheckinRepository {
                 sql: "UPDATE guest SET status = 'cancelled' WHERE event_id = ? AND id = ?",
                 arguments: [Int64(event.rawValue), id.text])
             try Self.touchGuest(db, id, event: event, at: time)
+            try Self.cancelIssuances(db, guest: id, event: event, reason: "the guest was cancelled", at: time)
             return try Self.guest(db, id, event: event)!
         }
     }

@@ -2,11 +2,15 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import Synchronization
 
 /// The check-in server's storage on SQLite, through GRDB: a `DatabasePool` (WAL: readers beside one writer)
 /// on a file, or a `DatabaseQueue` in memory for tests.
 public final class SQLiteCheckinRepository: CheckinRepository {
     let writer: any DatabaseWriter
+    /// The issuances a worker of this process is running: SQLite serves one server process, so this set is
+    /// what keeps two workers off the same issuance (PostgreSQL uses row locks).
+    let runningIssuances = Mutex<Set<String>>([])
 
     /// Opens (or creates) the database file and brings its schema up to date.
     public convenience init(path: String) throws {

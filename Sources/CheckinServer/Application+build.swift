@@ -9,12 +9,13 @@ import NIOCore
 /// (the one the system chose for port 0).
 public func buildApplication(
     configuration: ServerConfiguration, repository: any CheckinRepository, clock: any ServerClock = SystemServerClock(),
-    logger: Logger = Logger(label: "checkin-server"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    issuance: PassIssuanceSteps? = nil, logger: Logger = Logger(label: "checkin-server"),
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let running: @Sendable (any Channel) async -> Void = { channel in
         await onListening(channel.localAddress?.port ?? configuration.port)
     }
-    let router = buildRouter(repository: repository, clock: clock)
+    let router = buildRouter(repository: repository, clock: clock, issuance: issuance)
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server")
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
@@ -51,7 +52,9 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
 }
 
 /// The routes, one controller per resource; the organizer's pages (`WebController`) outside `/v1`.
-public func buildRouter(repository: any CheckinRepository, clock: any ServerClock) -> Router<ServerContext> {
+public func buildRouter(
+    repository: any CheckinRepository, clock: any ServerClock, issuance: PassIssuanceSteps? = nil
+) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     let scope = TenantScope(repository: repository, clock: clock)
     EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)
@@ -62,6 +65,11 @@ public func buildRouter(repository: any CheckinRepository, clock: any ServerCloc
     HeartbeatController(repository: repository, clock: clock).addRoutes(to: device)
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
+    GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
     WebController(repository: repository, clock: clock).addRoutes(to: router)
+    PassPageController(
+        repository: repository, pages: WebPages(timeZone: issuance?.timeZone ?? .current), steps: issuance
+    )
+    .addRoutes(to: router)
     return router
 }

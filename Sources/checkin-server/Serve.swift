@@ -1,7 +1,9 @@
 import ArgumentParser
+import CheckinCore
 import CheckinPostgres
 import CheckinSQLite
 import CheckinServer
+import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
@@ -17,10 +19,34 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("tls-certificate"), help: "PEM certificate chain: serve HTTPS (with --tls-key).")
     var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key of the certificate.") var tlsKey: String?
+    @Option(
+        name: .customLong("public-url"),
+        help:
+            "Where guests open their passes (the QR codes hold <public-url>/p/<pass>); default: this server's address.")
+    var publicURL: String?
+    @Option(name: .customLong("pass-dir"), help: "The folder that keeps the pass images (made if missing).")
+    var passDirectory = "passes"
+    @Option(
+        name: .customLong("issuance-workers"),
+        help: "Passes worked on at once by this process (sign, render, store, email); 0 issues none here.")
+    var issuanceWorkers = 2
 
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("give both --tls-certificate and --tls-key, or neither")
+        }
+        if let publicURL,
+            URL(string: publicURL)?.host == nil || !["http", "https"].contains(URL(string: publicURL)?.scheme)
+        {
+            throw ValidationError("--public-url '\(publicURL)' is not a URL such as https://checkin.example.org")
+        }
+        guard (0...32).contains(issuanceWorkers) else {
+            throw ValidationError("--issuance-workers must be from 0 to 32")
+        }
+        if let step = ProcessInfo.processInfo.environment["CHECKIN_FAULT_CRASH_AFTER_STEP"],
+            IssuanceStep(rawValue: step) == nil
+        {
+            throw ValidationError("CHECKIN_FAULT_CRASH_AFTER_STEP '\(step)' is not one of sign, render, store, email")
         }
     }
 
@@ -30,18 +56,38 @@ struct Serve: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey)
         let services: [any Service]
+        let address = publicURL ?? "\(tlsCertificate == nil ? "http" : "https")://\(host):\(port)"
+        func issuance(_ repository: any CheckinRepository) -> (PassIssuanceSteps, [any Service]) {
+            let steps = PassIssuanceSteps(
+                repository: repository, images: PassImageStore(directory: passDirectory), publicURL: address,
+                mailer: nil)
+            guard issuanceWorkers > 0 else { return (steps, []) }
+            let crash = ProcessInfo.processInfo.environment["CHECKIN_FAULT_CRASH_AFTER_STEP"].flatMap(IssuanceStep.init)
+            let worker = PassIssuanceWorker(
+                repository: repository, steps: steps, workers: issuanceWorkers,
+                logger: Logger(label: "pass-issuance"), crashAfter: crash)
+            return (steps, [worker])
+        }
         if let url = options.postgres {
             // The client is a service beside the HTTP server; the schema is brought up to date before the
             // server listens (under an advisory lock: several servers may start at once).
             let client = PostgresClient(
                 configuration: PostgresClient.Configuration(url: url)!, backgroundLogger: logger)
             let repository = PostgresCheckinRepository(client: client, logger: logger)
-            let app = try buildApplication(configuration: configuration, repository: repository, logger: logger)
-            services = [client, MigrateThenServe(repository: repository, app: app)]
+            let (steps, workers) = issuance(repository)
+            let app = try buildApplication(
+                configuration: configuration, repository: repository, issuance: steps, logger: logger)
+            services = [client, MigrateThenServe(repository: repository, app: app, workers: workers)]
         } else {
             let repository = try SQLiteCheckinRepository(path: options.database)
             // A certificate or key that cannot be read stops the server here, with the file's name.
-            services = [try buildApplication(configuration: configuration, repository: repository, logger: logger)]
+            let (steps, workers) = issuance(repository)
+            services =
+                [
+                    try buildApplication(
+                        configuration: configuration, repository: repository, issuance: steps, logger: logger)
+                ]
+                + workers
         }
         logger.info(
             "serving \(options.storeDescription) on \(tlsCertificate == nil ? "http" : "https")://\(host):\(port)")
@@ -57,9 +103,16 @@ struct Serve: AsyncParsableCommand {
 struct MigrateThenServe<App: ApplicationProtocol>: Service {
     let repository: PostgresCheckinRepository
     let app: App
+    /// The pass issuance workers: they start once the schema is up to date.
+    let workers: [any Service]
 
     func run() async throws {
         try await repository.migrate()
-        try await app.run()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            for worker in workers { group.addTask { try await worker.run() } }
+            try await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -27,13 +27,16 @@ enum WebAssets {
         .pill-offline { color: var(--bad); background: var(--bad-bg); }
         .pill-never_seen { color: var(--muted); background: #e6e9ed; }
         .behind { color: var(--warn); font-weight: 700; }
+        .pass { max-width: 28rem; margin: 0 auto; text-align: center; }
+        .pass-qr svg { width: min(80vw, 20rem); height: auto; }
+        .code { font-family: monospace; font-size: 1.2rem; letter-spacing: .05em; }
         .empty { background: var(--bad-bg); color: var(--bad); border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
         .event-nav { display: flex; flex-wrap: wrap; gap: 1rem; margin-bottom: 1rem; }
         code { overflow-wrap: anywhere; }
         .top a:focus, .top button:focus { outline-color: #fff; }
         .figures { display: flex; flex-wrap: wrap; gap: .75rem; }
         .figure { flex: 1 1 12rem; } .big { font-size: 2rem; font-weight: 700; display: block; }
-        .alerts { background: var(--warn-bg); color: var(--warn); border-radius: 8px; padding: .5rem 1rem; margin: 1rem 0; }
+        .alerts, .alert { background: var(--warn-bg); color: var(--warn); border-radius: 8px; padding: .5rem 1rem; margin: 1rem 0; }
         .chart { width: 100%; height: auto; }
         table.list { width: 100%; border-collapse: collapse; background: var(--paper); }
         .list th, .list td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }

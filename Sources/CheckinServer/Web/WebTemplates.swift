@@ -4,8 +4,54 @@ enum WebTemplates {
     static let all: [String: String] = [
         "layout": layout, "sign-in": signIn, "events": events, "monitor": monitor, "monitor-live": monitorLive,
         "not-found": notFound, "forbidden": forbidden, "event-nav": eventNav, "dashboard": dashboard,
-        "dashboard-live": dashboardLive, "guests": guests, "devices": devices,
+        "dashboard-live": dashboardLive, "guests": guests, "devices": devices, "pass": pass,
+        "pass-missing": passMissing,
     ]
+
+    /// The guest's pass on a phone: no organizer header, nothing but the pass.
+    static let pass = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Your pass · {{eventName}}</title>
+        <link rel="stylesheet" href="/static/style.css">
+        </head>
+        <body class="pass-page">
+        <main id="main" class="pass">
+          <h1>{{eventName}}</h1>
+          <p class="muted">{{date}}{{#venue}} · {{venue}}{{/venue}}</p>
+          {{#cancelled}}<p class="alert" role="alert">This pass was cancelled and will not admit anyone.</p>{{/cancelled}}
+          {{^cancelled}}
+          <p>{{firstName}}, show this code at the door. It admits {{partySize}}.</p>
+          <div class="qr-box pass-qr">{{{qr}}}</div>
+          {{/cancelled}}
+          <p>Confirmation code: <strong class="code" id="confirmation-code">{{code}}</strong></p>
+          {{#checkedIn}}<p class="muted">{{checkedIn}}</p>{{/checkedIn}}
+        </main>
+        </body>
+        </html>
+        """
+
+    static let passMissing = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Pass not found</title>
+        <link rel="stylesheet" href="/static/style.css">
+        </head>
+        <body class="pass-page">
+        <main id="main" class="pass">
+          <h1>Pass not found</h1>
+          <p>This link does not lead to a pass. Check that it was copied whole, or ask the organizer to send your
+            pass again.</p>
+        </main>
+        </body>
+        </html>
+        """
 
     /// The links between an event's pages.
     static let eventNav = """

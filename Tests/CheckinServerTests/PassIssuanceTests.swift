@@ -1,0 +1,178 @@
+import CheckinAPI
+import CheckinCore
+import CheckinServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import KioskCrypto
+import KioskDecoding
+import KioskImageIO
+import Testing
+
+/// The pass workflow on each store, its steps run by a worker on a manual clock: sign, render, store, then
+/// the email (here with no relay configured, so it waits and says why; the SMTP tests send for real).
+struct PassIssuanceTests {
+    static func steps(_ h: Harness, folder: String, mailer: (any Mailer)? = nil) -> PassIssuanceSteps {
+        PassIssuanceSteps(
+            repository: h.repository, images: PassImageStore(directory: folder + "/passes"),
+            publicURL: "https://checkin.example.org", mailer: mailer, timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    static func worker(_ h: Harness, _ steps: PassIssuanceSteps) -> PassIssuanceWorker {
+        PassIssuanceWorker(repository: h.repository, steps: steps, clock: h.clock)
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func aGuestWithAnAddressGetsASignedPassRenderedAndStoredByItsTokensName(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        let folder = RepositoryFactory.temporaryFolder()
+        let steps = Self.steps(h, folder: folder)
+        let worker = Self.worker(h, steps)
+        let added = try await h.repository.addGuests(
+            [
+                NewGuest(name: "Zoë Quinn", email: "zoe@example.org", partySize: 2),
+                NewGuest(name: "Phone Only", phone: "+1 555 0100"), NewGuest(name: "No Address"),
+            ], event: event.id, at: h.clock.now())
+        #expect(try await h.repository.issuances(guest: added[2].id, event: event.id).isEmpty)
+
+        // sign, render, store for both; the phone-only guest's ends there; the email waits for a relay.
+        #expect(try await worker.runDue() == 7)
+        let zoe = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
+        #expect(zoe.step == .email && zoe.attempts == 1)
+        #expect(zoe.lastError?.contains("no SMTP relay is configured") == true)
+        #expect(zoe.nextAttemptAt == h.clock.now().addingTimeInterval(30))
+        let phone = try #require(try await h.repository.issuances(guest: added[1].id, event: event.id).first)
+        #expect(phone.step == .done && phone.sentAt == nil)
+
+        // The pass verifies with the tenant's exported key, and names the guest, event and tenant.
+        let pass = try PassToken(payload: Array(try #require(zoe.pass).utf8))
+        let keys = try await h.admin.signingKeys(tenant: tenant.id, rotate: false)
+        #expect(keys.count == 1 && pass.keyID == keys[0].keyID && pass.keyID >= SigningKey.firstKeyID)
+        let line = CheckinAdmin.trustedKeyLines(keys)[0]
+        let publicKey = try TrustedKeys.loadKey(String(line.split(separator: " ")[3]), relativeTo: folder)
+        #expect(publicKey.isValidSignature(pass.signature, of: pass.signedMessage))
+        #expect(pass.guest == added[0].id && pass.event == event.id && pass.tenant == tenant.id)
+
+        // The stored image is named by the pass (never an id), and its QR reads back as the pass's URL.
+        let name = try #require(zoe.storedName)
+        #expect(name == PassImageStore.name(pass: zoe.pass!) && !name.contains(added[0].id.text))
+        let png = try #require(FileManager.default.contents(atPath: folder + "/passes/" + name))
+        #expect([UInt8](png) == zoe.image)
+        let codes = KioskDecoder().decode(try ImageFile.decode(data: [UInt8](png), name: name))
+        #expect(codes.map { String(decoding: $0.payload, as: UTF8.self) } == [steps.passURL(zoe.pass!)])
+        #expect(steps.passURL(zoe.pass!).hasPrefix("HTTPS://CHECKIN.EXAMPLE.ORG/P/"))
+
+        // Nothing more is due until the backoff has passed; then the email step runs again (and waits again).
+        #expect(try await worker.runDue() == 0)
+        h.clock.advance(by: 30)
+        #expect(try await worker.runDue() == 1)
+        let again = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
+        #expect(again.attempts == 2 && again.nextAttemptAt == h.clock.now().addingTimeInterval(60))
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func aCancelledGuestsUnfinishedIssuanceStopsAndARetriedStoreFindsItsFile(_ factory: RepositoryFactory)
+        async throws
+    {
+        let h = try await Harness(factory)
+        let (_, event, _) = try await h.event(guests: 0)
+        let folder = RepositoryFactory.temporaryFolder()
+        let steps = Self.steps(h, folder: folder)
+        let worker = Self.worker(h, steps)
+        let added = try await h.repository.addGuests(
+            [NewGuest(name: "Ann", email: "ann@example.org"), NewGuest(name: "Bob", email: "bob@example.org")],
+            event: event.id, at: h.clock.now())
+        // Steps run until Bob's pass is signed; then Bob is cancelled.
+        while try await h.repository.issuances(guest: added[1].id, event: event.id).first?.pass == nil {
+            #expect(try await worker.runOne() != nil)
+        }
+        _ = try await h.repository.cancelGuest(added[1].id, event: event.id, at: h.clock.now())
+        try await worker.runDue()
+        let bob = try await h.repository.issuances(guest: added[1].id, event: event.id)
+        #expect(bob.map(\.step) == [.cancelled] && bob[0].storedName == nil && bob[0].image == nil)
+        #expect(try await h.repository.issuances(guest: added[0].id, event: event.id).first?.step == .email)
+
+        // The store step again (a crash after the file was written, before its commit): it finds the file.
+        let ann = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
+        let stored = try PassImageStore(directory: folder + "/passes").store(pass: ann.pass!, png: ann.image!)
+        #expect(stored == ann.storedName)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/passes")
+        #expect(files == [ann.storedName!])
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func thePassPageShowsAVerifiedPassAndNothingForAnythingElse(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (_, event, _) = try await h.event(guests: 0)
+        let (_, otherEvent, _) = try await h.event(tenantName: "Other", guests: 0)
+        let folder = RepositoryFactory.temporaryFolder()
+        let steps = Self.steps(h, folder: folder)
+        let added = try await h.repository.addGuests(
+            [NewGuest(name: "Zoë Quinn", email: "zoe@example.org", partySize: 3)], event: event.id, at: h.clock.now())
+        let other = try await h.repository.addGuests(
+            [NewGuest(name: "Other Guest", email: "o@example.org")], event: otherEvent.id, at: h.clock.now())
+        try await Self.worker(h, steps).runDue()
+        let pass = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first?.pass)
+        let otherPass = try #require(
+            try await h.repository.issuances(guest: other[0].id, event: otherEvent.id).first?.pass)
+        let token = try PassToken(payload: Array(pass.utf8))
+        // The same body, signed by the other tenant's key: a forgery for this tenant.
+        var forged = token
+        forged.signature = try PassToken(payload: Array(otherPass.utf8)).signature
+        var tampered = token
+        tampered.guest = other[0].id
+        let bad = [forged.text, tampered.text, "garbage", pass.dropLast(2) + "AA"]
+
+        try await h.app(issuance: steps).test(.router) { client in
+            func get(_ path: String) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(uri: path, method: .get) { ($0.status, String(buffer: $0.body)) }
+            }
+            let (status, html) = try await get("/P/" + pass)
+            #expect(status == .ok)
+            #expect(html.contains("Zoë") && !html.contains("Quinn") && html.contains("3 people"))
+            #expect(html.contains(added[0].id.displayCode) && html.contains("Gala") && html.contains("<svg"))
+            #expect(try await get("/p/" + pass).0 == .ok)
+            let missing = try await get("/p/" + String(repeating: "A", count: 136))
+            #expect(missing.0 == .notFound)
+            for text in bad {
+                let path = "/p/" + text
+                let answer = try await get(path)
+                #expect(answer.0 == .notFound && answer.1 == missing.1, "\(path)")
+            }
+            // Cancelled: the page says so and shows no code to scan.
+            _ = try await h.repository.cancelGuest(added[0].id, event: event.id, at: h.clock.now())
+            let cancelled = try await get("/p/" + pass)
+            #expect(cancelled.0 == .ok && cancelled.1.contains("cancelled") && !cancelled.1.contains("<svg"))
+        }
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func aFailedIssuanceWaitsForTheOrganizerAndRetriesByHand(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (_, event, _) = try await h.event(guests: 0)
+        let folder = RepositoryFactory.temporaryFolder()
+        let worker = Self.worker(h, Self.steps(h, folder: folder))
+        let added = try await h.repository.addGuests(
+            [NewGuest(name: "Ann", email: "ann@example.org")], event: event.id, at: h.clock.now())
+        // With no relay the email step retries with backoff, then fails after the last attempt.
+        for _ in 0..<IssuanceBackoff.maximumAttempts + 3 {
+            try await worker.runDue()
+            h.clock.advance(by: 3601)
+        }
+        var issuance = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
+        #expect(issuance.step == .failed && issuance.failedStep == .email)
+        #expect(issuance.attempts == IssuanceBackoff.maximumAttempts)
+        let problems = try await h.repository.issuances(event: event.id, problemsOnly: true, limit: 10)
+        #expect(problems.map(\.id) == [issuance.id])
+        #expect(try await worker.runDue() == 0)
+
+        issuance = try await h.repository.retryIssuance(issuance.id, event: event.id, at: h.clock.now())
+        #expect(issuance.step == .email && issuance.attempts == 0 && issuance.pass != nil)
+        #expect(try await worker.runDue() == 1)
+        await #expect(throws: RepositoryError.self) {
+            try await h.repository.retryIssuance("nope", event: event.id, at: h.clock.now())
+        }
+    }
+}
