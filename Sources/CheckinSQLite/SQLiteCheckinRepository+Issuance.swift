@@ -99,8 +99,10 @@ extension SQLiteCheckinRepository {
     public func runNextIssuanceStep(
         now: Date, _ perform: @Sendable (PassIssuance, Guest?) async throws -> IssuanceStepResult
     ) async throws -> PassIssuance? {
-        // Claim: the first due issuance no worker of this process holds.
-        let claimed: (PassIssuance, Guest?)? = try await writer.read { db in
+        // Claim: the first due issuance no worker of this process holds. Read in a write transaction, so after
+        // the last committed step: a worker lets go of an issuance only once its result is committed, and a
+        // snapshot older than that commit would run the same step again.
+        let claimed: (PassIssuance, Guest?)? = try await writer.write { db in
             let due = try Row.fetchAll(
                 db,
                 sql: """
