@@ -151,7 +151,7 @@ struct PassIssuanceTests {
     @Test(arguments: RepositoryFactory.all)
     func aFailedIssuanceWaitsForTheOrganizerAndRetriesByHand(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)
-        let (_, event, _) = try await h.event(guests: 0)
+        let (tenant, event, _) = try await h.event(guests: 0)
         let folder = RepositoryFactory.temporaryFolder()
         let worker = Self.worker(h, Self.steps(h, folder: folder))
         let added = try await h.repository.addGuests(
@@ -168,8 +168,33 @@ struct PassIssuanceTests {
         #expect(problems.map(\.id) == [issuance.id])
         #expect(try await worker.runDue() == 0)
 
-        issuance = try await h.repository.retryIssuance(issuance.id, event: event.id, at: h.clock.now())
+        // The organizer sees it on the guest page, with its error, and retries it there.
+        try await h.organizer(of: tenant)
+        let (_, otherEvent, _) = try await h.event(tenantName: "Other", guests: 0)
+        let failedID = issuance.id
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let page = try await client.execute(
+                uri: "/events/\(event.id.rawValue)/guests", method: .get, headers: [.cookie: cookie]
+            ) { String(buffer: $0.body) }
+            #expect(page.contains("Passes not delivered") && page.contains("id=\"pass-\(failedID)\""))
+            #expect(page.contains("no SMTP relay is configured") && page.contains("failed after 10 attempts"))
+            func retry(_ path: String, _ body: String) async throws -> HTTPResponse.Status {
+                try await client.execute(
+                    uri: path, method: .post, headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: body)
+                ) { $0.status }
+            }
+            let path = "/events/\(event.id.rawValue)/passes/\(failedID)/retry"
+            #expect(try await retry(path, "csrf=nope") == .forbidden)
+            #expect(
+                try await retry("/events/\(otherEvent.id.rawValue)/passes/\(failedID)/retry", "csrf=\(csrf)")
+                    == .notFound)
+            #expect(try await retry(path, "csrf=\(csrf)") == .seeOther)
+        }
+        issuance = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
         #expect(issuance.step == .email && issuance.attempts == 0 && issuance.pass != nil)
+        #expect(
+            try await h.repository.auditEntries(tenant: tenant.id, limit: 20).contains { $0.action == "pass_retried" })
         #expect(try await worker.runDue() == 1)
         await #expect(throws: RepositoryError.self) {
             try await h.repository.retryIssuance("nope", event: event.id, at: h.clock.now())

@@ -1,5 +1,6 @@
 import CheckinCore
 import Foundation
+import KioskCore
 
 /// The guest list: the search, the matches, and what the last action did.
 struct GuestsView {
@@ -20,7 +21,21 @@ struct GuestsView {
         var message: String
     }
 
+    /// A pass that has not reached its guest: failed for good (with a retry button), or retrying.
+    struct Pass {
+        var id: String
+        var name: String
+        var recipient: String
+        var step: String
+        var error: String
+        var next: String
+        var failed: Bool
+        var eventId: UInt32
+        var csrf: String
+    }
+
     static let limit = 100
+    static let passLimit = 20
 
     var eventId: UInt32
     var eventName: String
@@ -39,6 +54,25 @@ struct GuestsView {
     /// What was typed into the walk-in form, kept when it was refused.
     var walkIn: [String: String]
     static let listedProblems = 50
+    var passes: [Pass] = []
+    var hasPasses = false
+
+    mutating func showPasses(_ issuances: [PassIssuance], names: [GuestID: String], timeZone: TimeZone, now: Date) {
+        let time = TimeText(now: now, timeZone: timeZone)
+        passes = issuances.map { issuance in
+            let failed = issuance.step == .failed
+            return Pass(
+                id: issuance.id, name: names[issuance.guest] ?? issuance.guest.displayCode,
+                recipient: issuance.recipient ?? "no address",
+                step: (failed ? issuance.failedStep ?? .failed : issuance.step).rawValue,
+                error: issuance.lastError ?? "",
+                next: failed
+                    ? "failed after \(issuance.attempts) attempts"
+                    : "attempt \(issuance.attempts + 1) at \(time.time(issuance.nextAttemptAt))",
+                failed: failed, eventId: eventId, csrf: csrf)
+        }
+        hasPasses = !passes.isEmpty
+    }
 
     init(
         event: Event, guests: [Guest], query: String, csrf: String, notice: String?, problem: String? = nil,

@@ -55,9 +55,15 @@ extension WebController {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let found = try await repository.searchGuests(event: event.id, text: query, limit: GuestsView.limit + 1)
-        let view = GuestsView(
+        var view = GuestsView(
             event: event, guests: found, query: query, csrf: signed.session.csrfToken, notice: notice,
             problem: problem, lines: lines, walkIn: walkIn, timeZone: pages.timeZone, now: clock.now())
+        let stuck = try await repository.issuances(event: event.id, problemsOnly: true, limit: GuestsView.passLimit)
+        var names: [GuestID: String] = [:]
+        for issuance in stuck where names[issuance.guest] == nil {
+            names[issuance.guest] = try await repository.guest(issuance.guest, event: event.id)?.name
+        }
+        view.showPasses(stuck, names: names, timeZone: pages.timeZone, now: clock.now())
         return pages.html("guests", view, signed: signed, status: status)
     }
 
@@ -78,6 +84,7 @@ extension WebController {
         case "cancelled": "Registration cancelled. Kiosks will refuse the pass after their next roster update."
         case "imported": "Guests imported."
         case "revoked": "Device revoked: its token no longer works. What it sent before stays."
+        case "retried": "The pass is on its way again: the step that failed runs now."
         default: nil
         }
     }
@@ -133,6 +140,26 @@ extension WebController {
             let guest = try await admin(signed).cancelGuest(code, event: event.id)
             return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(guest.id.text)&notice=cancelled")
         } catch is CheckinAdmin.Failure {
+            return try await notFound(signed, request)
+        }
+    }
+
+    /// `POST /events/{id}/passes/{issuance}/retry`: a failed pass runs its failed step again.
+    @Sendable func retryPass(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = try await Self.form(CSRFForm.self, request)
+        let check = try await posted(request, context, csrf: form.csrf)
+        guard let (signed, event) = check.accepted else { return check.answer }
+        let id = context.parameters.get("issuanceId") ?? ""
+        do {
+            let issuance = try await repository.retryIssuance(id, event: event.id, at: clock.now())
+            try await repository.appendAudit(
+                AuditEntry(
+                    at: clock.now(), tenant: event.tenant, device: nil, action: "pass_retried",
+                    detail:
+                        "pass \(issuance.id) for guest \(issuance.guest.text), step \(issuance.step.rawValue), by organizer \(signed.organizer.email)"
+                ))
+            return Self.redirect("/events/\(event.id.rawValue)/guests?notice=retried")
+        } catch RepositoryError.notFound {
             return try await notFound(signed, request)
         }
     }

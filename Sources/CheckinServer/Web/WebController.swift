@@ -40,6 +40,7 @@ struct WebController: Sendable {
         router.post("events/:eventId/guests", use: addGuest)
         router.post("events/:eventId/guests/import", use: importGuests)
         router.post("events/:eventId/guests/:guestId/cancel", use: cancelGuest)
+        router.post("events/:eventId/passes/:issuanceId/retry", use: retryPass)
         router.get("events/:eventId/devices", use: devices)
         router.post("events/:eventId/enrolment-codes", use: createEnrolmentCode)
         router.post("events/:eventId/devices/:deviceId/revoke", use: revokeDevice)

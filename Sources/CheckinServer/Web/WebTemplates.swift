@@ -269,6 +269,24 @@ enum WebTemplates {
           {{/guests}}
           </tbody>
         </table>
+        {{#hasPasses}}
+        <section class="card" id="passes" aria-labelledby="passes-title">
+          <h2 id="passes-title">Passes not delivered</h2>
+          <table class="list">
+            <thead><tr><th scope="col">Guest</th><th scope="col">Step</th><th scope="col">Error</th>
+              <th scope="col">Next</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+            {{#passes}}
+            <tr id="pass-{{id}}"><th scope="row">{{name}}<br><span class="muted small">{{recipient}}</span></th>
+              <td data-label="Step">{{step}}</td><td data-label="Error">{{error}}</td><td data-label="Next">{{next}}</td>
+              <td>{{#failed}}<form method="post" action="/events/{{eventId}}/passes/{{id}}/retry" class="inline">
+                <input type="hidden" name="csrf" value="{{csrf}}">
+                <button type="submit" aria-label="Retry the pass of {{name}}">Retry</button></form>{{/failed}}</td></tr>
+            {{/passes}}
+            </tbody>
+          </table>
+        </section>
+        {{/hasPasses}}
         <div class="columns">
         <form method="post" action="/events/{{eventId}}/guests" class="card narrow" id="walk-in">
           <h2>Add a walk-in</h2>
