@@ -158,7 +158,7 @@ let package = Package(
             name: "kiosk-bench",
             dependencies: [
                 "KioskRuntime", "KioskTesting", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
-                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

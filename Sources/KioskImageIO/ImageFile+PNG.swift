@@ -36,13 +36,11 @@ enum PNGCodec {
         image.format = png_uint_32(PNG_FORMAT_GRAY)
         defer { png_image_free(&image) }
 
-        var size: png_alloc_size_t = 0
-        let sized = frame.pixels.withUnsafeBytes {
-            png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, png_int_32(frame.width), nil)
-        }
-        guard sized != 0, size > 0 else {
-            throw ImageError(file: name, reason: .encodingFailed(format: "PNG", message: message(of: image)))
-        }
+        // One pass into a buffer larger than any PNG of these pixels can be (the raw rows, a filter byte each,
+        // deflate's stored blocks and one chunk header per 8 KiB of IDAT); asking libpng for the size first would
+        // compress twice.
+        let raw = frame.height * (frame.width + 1)
+        var size = png_alloc_size_t(raw + raw / 256 + 4096)
         var output = [UInt8](repeating: 0, count: Int(size))
         let written = output.withUnsafeMutableBytes { out in
             frame.pixels.withUnsafeBytes {
@@ -50,7 +48,7 @@ enum PNGCodec {
                     &image, out.baseAddress, &size, 0, $0.baseAddress, png_int_32(frame.width), nil)
             }
         }
-        guard written != 0 else {
+        guard written != 0, Int(size) <= output.count else {
             throw ImageError(file: name, reason: .encodingFailed(format: "PNG", message: message(of: image)))
         }
         output.removeLast(output.count - Int(size))

@@ -12,6 +12,7 @@ struct KioskBench: AsyncParsableCommand {
             """,
         subcommands: [
             PipelineBench.self, LookupBench.self, RobustnessBench.self, IdleBench.self, SyncBench.self, WebBench.self,
+            IssuanceBench.self,
             AllBenches.self,
         ],
         defaultSubcommand: AllBenches.self)

@@ -59,7 +59,7 @@ public struct PassIssuanceSteps: Sendable {
         return .signed(pass: try issuer.issue(for: guest.id).text)
     }
 
-    func render(_ issuance: PassIssuance) throws -> IssuanceStepResult {
+    public func render(_ issuance: PassIssuance) throws -> IssuanceStepResult {
         guard let pass = issuance.pass else { return .fail(error: "render: the issuance has no signed pass") }
         let code = try QRCodeRenderer.render(passURL(pass), moduleSize: 8, quietZone: 4, correction: .high)
         return .rendered(png: try ImageFile.encodePNG(code.image))
