@@ -41,7 +41,7 @@ public enum MIMEWriter {
         if message.inlineImages.isEmpty {
             lines += html
         } else {
-            lines += ["Content-Type: multipart/related; boundary=\"\(related)\"; type=\"text/html\"", ""]
+            lines += ["Content-Type: multipart/related; boundary=\"\(related)\";\r\n type=\"text/html\"", ""]
             lines += ["--" + related] + html
             for image in message.inlineImages {
                 lines += [

@@ -86,9 +86,9 @@ public struct SMTPRelay: Sendable, Equatable, CustomStringConvertible {
 
     static func isLoopback(_ host: String) -> Bool {
         let lower = host.lowercased()
-        return lower == "localhost" || lower == "::1"
-            || lower.hasPrefix("127.")
-                && lower.split(separator: ".").count == 4
+        if lower == "localhost" || lower == "::1" { return true }
+        let octets = lower.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     private static func isHost(_ host: String) -> Bool {

@@ -8,11 +8,13 @@ public struct ReceivedMail: Decodable, Sendable {
         public var tls: Bool
         /// The AUTH user name, when the client authenticated.
         public var authenticatedAs: String?
+        /// The name the client gave in EHLO (or HELO).
+        public var ehlo: String?
 
         enum CodingKeys: String, CodingKey {
             case mailFrom = "mail_from"
             case rcptTos = "rcpt_tos"
-            case tls
+            case tls, ehlo
             case authenticatedAs = "authenticated_as"
         }
     }

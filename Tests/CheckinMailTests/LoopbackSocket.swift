@@ -7,7 +7,7 @@ final class LoopbackSocket: @unchecked Sendable {
     private var descriptor: Int32
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -19,7 +19,12 @@ final class LoopbackSocket: @unchecked Sendable {
                     && getsockname(descriptor, generic, &length) == 0
             }
         }
-        guard descriptor >= 0, bound else { throw Failure(errno: errno) }
+        guard descriptor >= 0, bound else {
+            let failure = errno
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
+            throw Failure(errno: failure)
+        }
+        self.descriptor = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 

@@ -26,7 +26,7 @@ import Testing
         let expectedOrder = [
             "Content-Type: multipart/alternative; boundary=\"=_alt_\(tag)\"",
             "--=_alt_\(tag)\r\nContent-Type: text/plain; charset=utf-8",
-            "--=_alt_\(tag)\r\nContent-Type: multipart/related; boundary=\"=_rel_\(tag)\"; type=\"text/html\"",
+            "--=_alt_\(tag)\r\nContent-Type: multipart/related; boundary=\"=_rel_\(tag)\";\r\n type=\"text/html\"",
             "--=_rel_\(tag)\r\nContent-Type: text/html; charset=utf-8",
             "--=_rel_\(tag)\r\nContent-Type: image/png; name=\"pass.png\"",
             "Content-ID: <pass-qr@checkin.example>",
@@ -57,7 +57,7 @@ import Testing
         #expect(
             delimiterLines == [
                 "Content-Type: multipart/alternative; boundary=\"=_alt_\(tag)\"", "--=_alt_\(tag)", "--=_alt_\(tag)",
-                "Content-Type: multipart/related; boundary=\"=_rel_\(tag)\"; type=\"text/html\"", "--=_rel_\(tag)",
+                "Content-Type: multipart/related; boundary=\"=_rel_\(tag)\";", "--=_rel_\(tag)",
                 "--=_rel_\(tag)", "--=_rel_\(tag)--", "--=_alt_\(tag)--",
             ])
     }

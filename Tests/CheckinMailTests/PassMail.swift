@@ -7,7 +7,7 @@ import KioskQRCode
 /// in the HTML, the QR code inline (a PNG from the project's own renderer), the pass URL in the text.
 enum PassMail {
     static let passURL = "https://checkin.example/p/K7Q2-MX4V-9TZB"
-    static let date = Date(timeIntervalSince1970: 1_796_061_600)  // Tue, 01 Dec 2026 18:00:00 +0000
+    static let date = Date(timeIntervalSince1970: 1_796_148_000)  // Tue, 01 Dec 2026 18:00:00 +0000
 
     static func qrPNG(_ text: String = passURL) throws -> [UInt8] {
         try ImageFile.encodePNG(QRCodeRenderer.render(text, moduleSize: 6, quietZone: 4, correction: .medium).image)

@@ -116,6 +116,16 @@ import Testing
         #expect(try relay.received().isEmpty)
     }
 
+    @Test func aRelayWithoutSTARTTLSIsRefusedBeforeTheMessageGoesOut() async throws {
+        let relay = try TestSMTPRelay.start()
+        let mailer = SMTPMailer(relay: try SMTPRelay(url: "smtp://127.0.0.1:\(relay.port)"))
+        let error = try await #require(throws: SMTPError.self) { try await mailer.send(try PassMail.make()) }
+        #expect(error.kind == .tlsFailed)
+        #expect(error.curlCode == 64)  // CURLE_USE_SSL_FAILED
+        #expect(error.curlMessage.contains("STARTTLS"), "\(error.curlMessage)")
+        #expect(try relay.received().isEmpty)
+    }
+
     @Test func aWrongPasswordIsPermanent() async throws {
         let certificates = try Self.certificates()
         let relay = try TestSMTPRelay.start(
@@ -201,6 +211,7 @@ import Testing
         #expect(clock.now - started < .seconds(10))
         let error = try #require(throws: SMTPError.self) { try result.get() }
         #expect(error.kind == .cancelled)
+        #expect(error.curlCode == 42)  // CURLE_ABORTED_BY_CALLBACK: stopped inside curl_easy_perform
         #expect(error.isTransient)
     }
 }

@@ -37,6 +37,14 @@ import Testing
         #expect(throws: SMTPRelayError.plaintextNotLoopback(host: "relay.example")) {
             try SMTPRelay(url: "smtp+plain://relay.example")
         }
+        #expect(throws: SMTPRelayError.plaintextNotLoopback(host: "127.0.0.1.relay.example")) {
+            try SMTPRelay(url: "smtp+plain://127.0.0.1.relay.example")
+        }
+        #expect(throws: SMTPRelayError.plaintextNotLoopback(host: "127.evil.relay.example")) {
+            try SMTPRelay(url: "smtp+plain://127.evil.relay.example")
+        }
+        #expect(try SMTPRelay(url: "smtp+plain://127.0.0.2").host == "127.0.0.2")
+        #expect(try SMTPRelay(url: "smtp+plain://LOCALHOST").host == "LOCALHOST")
         #expect(throws: SMTPRelayError.credentialsNeedTLS) {
             try SMTPRelay(url: "smtp+plain://mailer@localhost", password: "x")
         }

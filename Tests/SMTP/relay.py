@@ -70,6 +70,7 @@ class StoringHandler:
             "mail_from": envelope.mail_from,
             "rcpt_tos": envelope.rcpt_tos,
             "tls": tls,
+            "ehlo": session.host_name,
             "authenticated_as": session.auth_data if isinstance(session.auth_data, str) else None,
         }
         path = os.path.join(self.directory, name + ".json")
