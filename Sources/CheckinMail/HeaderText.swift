@@ -40,7 +40,11 @@ enum HeaderText {
         } else {
             phrase = encodedWords(name, firstLineUsed: firstLineUsed).joined(separator: "\r\n ")
         }
-        return phrase + " <" + address.address + ">"
+        // Fold before the address when it would push the phrase's last line past 78 characters.
+        let lastLine = phrase.components(separatedBy: "\r\n").last ?? phrase
+        let used = (phrase.contains("\r\n") ? 0 : firstLineUsed) + lastLine.utf8.count
+        let separator = used + address.address.utf8.count + 4 > 78 ? "\r\n " : " "  // " <", ">" and a comma
+        return phrase + separator + "<" + address.address + ">"
     }
 
     /// `text` as `=?UTF-8?B?…?=` words of at most 75 characters, split between Unicode scalars so each word

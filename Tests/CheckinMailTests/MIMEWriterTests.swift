@@ -100,6 +100,19 @@ import Testing
         #expect(Self.decodeWords(subject) == long)
     }
 
+    @Test func aLongNameIsFoldedBeforeItsAddress() throws {
+        let name = String(repeating: "Zoë ", count: 11) + "Martin"
+        let address = try MailAddress("zoe.martin-long-address@guests.example", displayName: name)
+        let header = HeaderText.addresses("To", [address, try MailAddress("b@x.example", displayName: "Bé")])
+        let lines = header.components(separatedBy: "\r\n")
+        for line in lines { #expect(line.utf8.count <= 78, "\(line)") }
+        #expect(lines.contains(" <zoe.martin-long-address@guests.example>,"))
+        #expect(lines.last == " =?UTF-8?B?QsOp?= <b@x.example>")
+        let unfolded = header.replacingOccurrences(of: "\r\n", with: "")
+        let firstName = unfolded.dropFirst("To: ".count).prefix { $0 != "<" }.trimmingCharacters(in: .whitespaces)
+        #expect(Self.decodeWords(firstName) == name)
+    }
+
     @Test func aDisplayNameWithSpecialsIsQuoted() throws {
         let address = try MailAddress("o@x.example", displayName: "O'Neil, \"Bob\"")
         #expect(HeaderText.mailbox(address, firstLineUsed: 4) == "\"O'Neil, \\\"Bob\\\"\" <o@x.example>")
