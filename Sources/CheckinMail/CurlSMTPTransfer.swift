@@ -9,6 +9,8 @@ struct CurlSMTPTransfer: ~Copyable {
     private let recipients: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let state: Unmanaged<TransferState>
+    private let relay: SMTPRelay
+    private let from: String
 
     /// What the callbacks read and write, reached through their user-data pointer.
     final class TransferState {
@@ -22,9 +24,6 @@ struct CurlSMTPTransfer: ~Copyable {
             self.cancellation = cancellation
         }
     }
-
-    private let relay: SMTPRelay
-    private let from: String
 
     /// Makes the easy handle for one message to `relay`. The corresponding C function is `curl_easy_init`.
     init(relay: SMTPRelay, body: [UInt8], from: String, to: [String], cancellation: CancellationFlag)

@@ -20,6 +20,9 @@ extension SMTPError {
             (nil, CURLE_SSL_CERTPROBLEM), (nil, CURLE_SSL_CACERT_BADFILE), (nil, CURLE_SSL_CIPHER),
             (nil, CURLE_SSL_ISSUER_ERROR):
             kind = .tlsFailed
+        case (nil, CURLE_LOGIN_DENIED):
+            // Credentials configured but the relay offers no AUTH mechanism libcurl knows: asking again won't help.
+            kind = .rejectedPermanently
         case (nil, CURLE_ABORTED_BY_CALLBACK):
             kind = .cancelled
         case (nil, CURLE_OUT_OF_MEMORY), (nil, CURLE_FAILED_INIT), (nil, CURLE_UNSUPPORTED_PROTOCOL),

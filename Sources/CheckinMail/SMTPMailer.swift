@@ -2,6 +2,24 @@ import Foundation
 
 /// Sends messages to one SMTP relay through libcurl.
 ///
+/// ```swift
+/// let relay = try SMTPRelay(url: "smtp://mailer@relay.example:587", password: secret, caFile: "/etc/checkin/relay-ca.pem")
+/// let qr = try InlineImage(contentID: "pass-qr@checkin.example", fileName: "pass.png", data: png)
+/// let message = try MailMessage(
+///     from: MailAddress("passes@checkin.example", displayName: event.name),
+///     to: [MailAddress(guest.email, displayName: guest.name)],
+///     subject: "Your pass for \(event.name)", date: clock.now,
+///     messageID: MessageID(local: "issue-\(workflow.id)-\(step)", domain: "checkin.example"),
+///     text: "…\(passURL)…", html: "…<img src=\"\(qr.htmlSource)\" alt=\"Your pass\">…", inlineImages: [qr])
+/// do {
+///     try await SMTPMailer(relay: relay).send(message)
+/// } catch where error.isTransient {
+///     // retry the step later (4xx, unreachable, TLS, timeout)
+/// } catch {
+///     // fail the step (5xx): error.replyCode, error.replyText
+/// }
+/// ```
+///
 /// Each `send` runs libcurl's blocking transfer on a thread of its own, never on the concurrency pool's
 /// threads, and suspends the caller until the relay took the message or refused it; the caller decides how
 /// many sends run at once. Cancelling the calling task stops the transfer within about a second.
