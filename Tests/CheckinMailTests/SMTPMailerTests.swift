@@ -75,6 +75,7 @@ import Testing
 
     @Test func starttlsVerifiesTheRelayAgainstTheCAFileAndAuthenticates() async throws {
         let certificates = try Self.certificates()
+        defer { try? FileManager.default.removeItem(atPath: certificates) }
         let relay = try TestSMTPRelay.start(
             .init(
                 certificate: (certificates + "/server.pem", certificates + "/server.key"),
@@ -92,6 +93,7 @@ import Testing
 
     @Test func implicitTLSVerifiesTheRelay() async throws {
         let certificates = try Self.certificates()
+        defer { try? FileManager.default.removeItem(atPath: certificates) }
         let relay = try TestSMTPRelay.start(
             .init(certificate: (certificates + "/server.pem", certificates + "/server.key"), implicitTLS: true))
         let mailer = SMTPMailer(
@@ -102,7 +104,9 @@ import Testing
 
     @Test func aRelayCertificateFromAnotherCAIsRefused() async throws {
         let relayCertificates = try Self.certificates()
+        defer { try? FileManager.default.removeItem(atPath: relayCertificates) }
         let otherCA = try Self.certificates()
+        defer { try? FileManager.default.removeItem(atPath: otherCA) }
         let relay = try TestSMTPRelay.start(
             .init(certificate: (relayCertificates + "/server.pem", relayCertificates + "/server.key")))
         let mailer = SMTPMailer(
@@ -128,6 +132,7 @@ import Testing
 
     @Test func aWrongPasswordIsPermanent() async throws {
         let certificates = try Self.certificates()
+        defer { try? FileManager.default.removeItem(atPath: certificates) }
         let relay = try TestSMTPRelay.start(
             .init(
                 certificate: (certificates + "/server.pem", certificates + "/server.key"),
