@@ -44,6 +44,7 @@ let package = Package(
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
         systemLibrary("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         // Kernel headers only (linux/fb.h): no library to link.
         .systemLibrary(name: "CLinuxFramebuffer", path: "Sources/CLinuxFramebuffer"),
 
@@ -138,6 +139,9 @@ let package = Package(
             ]
         ),
 
+        // E-mail to an SMTP relay through libcurl: the MIME message (HTML, text, inline QR image) and its sending.
+        .target(name: "CheckinMail", dependencies: ["CCurl"]),
+
         // Executables: parse arguments, wire adapters.
         .executableTarget(
             name: "kiosk",
@@ -215,6 +219,10 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "CheckinMailTests",
+            dependencies: ["CheckinMail", "TestSupport", "KioskQRCode", "KioskImageIO", "KioskDecoding", "KioskCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
 scripts/install-chromium.sh
+scripts/install-smtp.sh
 source scripts/postgres.sh
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 swift build --build-tests
