@@ -140,7 +140,7 @@ let package = Package(
         ),
 
         // E-mail to an SMTP relay through libcurl: the MIME message (HTML, text, inline QR image) and its sending.
-        .target(name: "CheckinMail", dependencies: ["CCurl"]),
+        .target(name: "CheckinMail", dependencies: ["CCurl", "CheckinCore"]),
 
         // Executables: parse arguments, wire adapters.
         .executableTarget(
@@ -174,8 +174,8 @@ let package = Package(
         .executableTarget(
             name: "checkin-server",
             dependencies: [
-                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
-                "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinMail",
+                "KioskCore", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -207,6 +207,7 @@ let package = Package(
             name: "KioskSyncTests",
             dependencies: [
                 "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting", "CheckinPostgres", "TestSupport",
+                "CheckinWebhooks", "KioskImageIO", "KioskDecoding",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(

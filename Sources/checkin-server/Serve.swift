@@ -1,5 +1,6 @@
 import ArgumentParser
 import CheckinCore
+import CheckinMail
 import CheckinPostgres
 import CheckinSQLite
 import CheckinServer
@@ -30,6 +31,22 @@ struct Serve: AsyncParsableCommand {
         name: .customLong("issuance-workers"),
         help: "Passes worked on at once by this process (sign, render, store, email); 0 issues none here.")
     var issuanceWorkers = 2
+    @Option(
+        name: .customLong("smtp-url"),
+        help: ArgumentHelp(
+            "The relay for pass e-mails: smtp://[user@]host[:587] (STARTTLS required), smtps://[user@]host[:465] (TLS), or smtp+plain://127.0.0.1[:25] (loopback only).",
+            discussion: "Without it, passes are made and stored, and their e-mails wait (shown on the guest page)."))
+    var smtpURL: String?
+    @Option(
+        name: .customLong("smtp-password-file"),
+        help: "A file holding the relay's password (never on the command line).")
+    var smtpPasswordFile: String?
+    @Option(
+        name: .customLong("smtp-ca-file"), help: "PEM CA certificates to verify the relay with (default: the system's)."
+    )
+    var smtpCAFile: String?
+    @Option(name: .customLong("mail-from"), help: "The sender of pass e-mails, such as passes@checkin.example.org.")
+    var mailFrom: String?
 
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
@@ -60,7 +77,7 @@ struct Serve: AsyncParsableCommand {
         func issuance(_ repository: any CheckinRepository) -> (PassIssuanceSteps, [any Service]) {
             let steps = PassIssuanceSteps(
                 repository: repository, images: PassImageStore(directory: passDirectory), publicURL: address,
-                mailer: nil)
+                mailer: try? mailer())
             guard issuanceWorkers > 0 else { return (steps, []) }
             let crash = ProcessInfo.processInfo.environment["CHECKIN_FAULT_CRASH_AFTER_STEP"].flatMap(IssuanceStep.init)
             let worker = PassIssuanceWorker(
@@ -95,6 +112,26 @@ struct Serve: AsyncParsableCommand {
             configuration: .init(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+}
+
+extension Serve {
+    /// The relay named by the SMTP options, or nil without `--smtp-url`; a wrong option is a clear error.
+    func mailer() throws -> RelayMailer? {
+        guard let smtpURL else { return nil }
+        var password: String?
+        if let smtpPasswordFile {
+            guard let text = try? String(contentsOfFile: smtpPasswordFile, encoding: .utf8) else {
+                throw ValidationError("cannot read --smtp-password-file \(smtpPasswordFile)")
+            }
+            password = text.trimmingCharacters(in: .newlines)
+        }
+        do {
+            let relay = try SMTPRelay(url: smtpURL, password: password, caFile: smtpCAFile)
+            return RelayMailer(relay: relay, from: try MailAddress(mailFrom ?? ""))
+        } catch {
+            throw ValidationError("the SMTP options are not usable: \(error)")
+        }
     }
 }
 

@@ -48,7 +48,11 @@ final class LiveServer {
     let folder: String
     let port: Int
     let postgres: String?
-    private var process: Process?
+    /// More `serve` options (the SMTP relay, the pass folder...).
+    var serveArguments: [String] = []
+    /// More environment (fault injection).
+    var environment: [String: String] = [:]
+    private(set) var process: Process?
 
     init(folder: String, port: Int = Int.random(in: 20_000..<40_000), postgres: String? = nil) {
         self.folder = folder
@@ -72,8 +76,11 @@ final class LiveServer {
         server.arguments =
             [
                 "serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key",
-            ] + databaseArguments
+            ] + databaseArguments + serveArguments
         server.currentDirectoryURL = URL(fileURLWithPath: folder)
+        if !environment.isEmpty {
+            server.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
@@ -82,9 +89,33 @@ final class LiveServer {
             let r = try LiveProcesses.shell(
                 "curl -s -o /dev/null --cacert ca.pem \(url)/v1/events/1", in: folder)
             if r.status == 0 { return }
+            // A server made to crash (fault injection) may be gone before it answers.
+            if !server.isRunning { return }
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("checkin-server did not listen on port \(port)")
+    }
+
+    /// SIGKILL: no shutdown, no last commit.
+    func kill() {
+        guard let process else { return }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Waits up to `seconds` for the process to end by itself (a fault injection's SIGKILL); true if it did.
+    func waitForExit(seconds: Double) async throws -> Bool {
+        guard let process else { return true }
+        for _ in 0..<Int(seconds * 20) {
+            if !process.isRunning {
+                process.waitUntilExit()
+                self.process = nil
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 
     func stop() {
