@@ -17,15 +17,19 @@ public final class TestSMTPRelay: @unchecked Sendable {
         public var credentials: (username: String, password: String)?
         /// The first N messages' data are answered 451 (greylisting).
         public var temporaryFailures = 0
+        /// How long the relay takes with each message before storing it and answering (a real relay's queueing).
+        public var dataDelayMilliseconds = 0
 
         public init(
             certificate: (certificate: String, key: String)? = nil, implicitTLS: Bool = false,
-            credentials: (username: String, password: String)? = nil, temporaryFailures: Int = 0
+            credentials: (username: String, password: String)? = nil, temporaryFailures: Int = 0,
+            dataDelayMilliseconds: Int = 0
         ) {
             self.certificate = certificate
             self.implicitTLS = implicitTLS
             self.credentials = credentials
             self.temporaryFailures = temporaryFailures
+            self.dataDelayMilliseconds = dataDelayMilliseconds
         }
     }
 
@@ -71,6 +75,9 @@ public final class TestSMTPRelay: @unchecked Sendable {
         if options.implicitTLS { arguments.append("--implicit-tls") }
         if let (username, password) = options.credentials { arguments += ["--auth", "\(username):\(password)"] }
         if options.temporaryFailures > 0 { arguments += ["--tempfail-first", String(options.temporaryFailures)] }
+        if options.dataDelayMilliseconds > 0 {
+            arguments += ["--data-delay-ms", String(options.dataDelayMilliseconds)]
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

@@ -142,3 +142,127 @@ struct PassIssuanceLiveTests {
         #expect(replay.out.contains("\"admitted\""), "out: \(replay.out)\nerr: \(replay.err)\nframes: \(door)")
     }
 }
+
+extension PassIssuanceLiveTests {
+    static func guestCSV(_ count: Int, in folder: String) throws -> String {
+        let path = folder + "/guests.csv"
+        let lines = ["name,email"] + (0..<count).map { "Guest \($0),guest\($0)@example.org" }
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Every address got its pass; an address that got it twice got the same Message-ID twice (a kill between
+    /// the relay's acceptance and the step's commit). Returns how many second copies there were.
+    static func checkDelivered(_ mails: [ReceivedMail], addresses: Set<String>) -> Int {
+        var byAddress: [String: [String]] = [:]
+        for mail in mails {
+            for to in mail.envelope.rcptTos { byAddress[to, default: []].append(header(mail, "Message-ID") ?? "") }
+        }
+        #expect(Set(byAddress.keys) == addresses)
+        var extra = 0
+        for (address, ids) in byAddress where ids.count > 1 {
+            #expect(Set(ids).count == 1, "\(address) got different Message-IDs: \(ids)")
+            extra += ids.count - 1
+        }
+        return extra
+    }
+
+    @Test func aCrashAfterEachStepResumesAtTheNextAndSendsOneEmail() async throws {
+        let relay = try TestSMTPRelay.start()
+        let (server, secret) = try Self.server(relay: relay)
+        let passes = server.folder + "/passes"
+        for (index, step) in ["sign", "render", "store", "email"].enumerated() {
+            server.environment = ["CHECKIN_FAULT_CRASH_AFTER_STEP": step]
+            try await server.start()
+            let address = "after-\(step)@example.org"
+            _ = try Self.webhook(
+                server, secret: secret, id: "msg_crash_\(step)",
+                payload: GuestWebhookPayload(
+                    type: "guest.created",
+                    data: GuestWebhookData(
+                        eventId: 1, reference: "crash-\(step)", name: "Crash \(step)", email: address)))
+            // The server kills itself (SIGKILL) right after committing that step.
+            #expect(try await server.waitForExit(seconds: 30), "the server did not crash after \(step)")
+            let before = try Self.files(passes)
+            #expect(try relay.received().filter { $0.envelope.rcptTos == [address] }.count == (step == "email" ? 1 : 0))
+
+            server.environment = [:]
+            try await server.start()
+            let mails = try await Self.mail(relay, count: index + 1)
+            server.stop()
+            #expect(mails.filter { $0.envelope.rcptTos == [address] }.count == 1, "after a crash after \(step)")
+            // A completed store is not done again: the image file is the one written before the crash.
+            let after = try Self.files(passes)
+            if step == "store" || step == "email" {
+                #expect(after == before, "the stored image was written again after a crash after \(step)")
+            }
+        }
+        #expect(
+            Self.checkDelivered(
+                try relay.received(),
+                addresses: Set(["sign", "render", "store", "email"].map { "after-\($0)@example.org" })) == 0)
+    }
+
+    /// File names and modification times in `folder`.
+    static func files(_ folder: String) throws -> [String: Date] {
+        var result: [String: Date] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+            result[name] = attributes[.modificationDate] as? Date
+        }
+        return result
+    }
+
+    /// Kills at random moments while passes are being sent, then a last run: every guest has its e-mail.
+    static func randomKills(_ servers: [LiveServer], relay: TestSMTPRelay, guests: Int, kills: Int, seed: UInt64)
+        async throws
+    {
+        var rng = SplitMix64(seed: seed)
+        for server in servers { try await server.start() }
+        var sentAtKills: [Int] = []
+        for _ in 0..<kills {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 150...900, using: &rng)))
+            let victim = servers[Int.random(in: 0..<servers.count, using: &rng)]
+            sentAtKills.append(try relay.received().count)
+            victim.kill()
+            try await victim.start()
+        }
+        // The kills fell while messages were being sent, not all before the first or after the last.
+        #expect(sentAtKills.contains { $0 > 0 && $0 < guests }, "messages received at each kill: \(sentAtKills)")
+        let mails = try await Self.mail(relay, count: guests, seconds: 120)
+        // Wait for the last copies in flight, then count.
+        try await Task.sleep(for: .milliseconds(500))
+        for server in servers { server.stop() }
+        let addresses = Set((0..<guests).map { "guest\($0)@example.org" })
+        let extra = Self.checkDelivered(try relay.received(), addresses: addresses)
+        // Each kill can at most repeat the e-mails its workers (2) had sent and not yet committed.
+        #expect(extra <= kills * 2, "\(extra) second copies for \(kills) kills")
+        print(
+            "random kills: \(kills) kills (messages received at each: \(sentAtKills)), \(mails.count) messages for \(guests) guests, \(extra) second copies (same Message-ID)"
+        )
+    }
+
+    @Test func randomKillsWhileSendingLoseNoEmailOnSQLite() async throws {
+        // A relay that takes 60 ms per message (a real one takes longer): the sending lasts seconds, and kills
+        // land inside it, some between the relay's acceptance and the step's commit.
+        let relay = try TestSMTPRelay.start(.init(dataDelayMilliseconds: 60))
+        let (server, _) = try Self.server(relay: relay)
+        _ = try server.admin(["import-guests", "--event", "1", "--csv", try Self.guestCSV(40, in: server.folder)])
+        try await Self.randomKills([server], relay: relay, guests: 40, kills: 5, seed: 11)
+    }
+
+    @Test func twoServerProcessesOnOnePostgreSQLWithRandomKillsLoseNoEmail() async throws {
+        let database = try await LivePostgres.makeDatabase()
+        let relay = try TestSMTPRelay.start(.init(dataDelayMilliseconds: 60))
+        let (first, _) = try Self.server(relay: relay, postgres: database)
+        let (second, _) = try Self.server(relay: relay, postgres: database, setUp: false)
+        // One pass folder for both, as two processes on one box would have.
+        let shared = first.folder + "/passes"
+        for server in [first, second] {
+            server.serveArguments += ["--pass-dir", shared]
+        }
+        // Two processes send twice as fast: twice the guests, so that the kills land inside the sending.
+        _ = try first.admin(["import-guests", "--event", "1", "--csv", try Self.guestCSV(100, in: first.folder)])
+        try await Self.randomKills([first, second], relay: relay, guests: 100, kills: 6, seed: 23)
+    }
+}

@@ -15,6 +15,7 @@ input closes (the test process ended or stopped it) or SIGTERM.
 """
 
 import argparse
+import asyncio
 import json
 import logging
 import os
@@ -38,9 +39,10 @@ class EphemeralPortController(Controller):
 
 
 class StoringHandler:
-    def __init__(self, directory, tempfail_first):
+    def __init__(self, directory, tempfail_first, data_delay):
         self.directory = directory
         self.tempfail_left = tempfail_first
+        self.data_delay = data_delay
         self.count = 0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -59,6 +61,10 @@ class StoringHandler:
         if self.tempfail_left > 0:
             self.tempfail_left -= 1
             return "451 4.7.1 Greylisted, please try again"
+        if self.data_delay > 0:
+            # A relay that takes its time (queueing, scanning): the message is stored and answered after this,
+            # even if the sender is gone by then.
+            await asyncio.sleep(self.data_delay)
         self.count += 1
         name = "%04d" % self.count
         raw = envelope.original_content or envelope.content
@@ -129,6 +135,7 @@ def main():
     parser.add_argument("--implicit-tls", action="store_true", help="TLS from the first byte (smtps)")
     parser.add_argument("--auth", help="USER:PASSWORD: require AUTH (LOGIN or PLAIN, over TLS only)")
     parser.add_argument("--tempfail-first", type=int, default=0, help="answer the first N messages with 451")
+    parser.add_argument("--data-delay-ms", type=int, default=0, help="wait this long before taking each message")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     warnings.simplefilter("ignore", DeprecationWarning)  # aiosmtpd 1.4 reads its own deprecated login_data
@@ -154,7 +161,7 @@ def main():
     if context is not None and not args.implicit_tls:
         kwargs.update(tls_context=context, require_starttls=True)
 
-    handler = StoringHandler(args.dir, args.tempfail_first)
+    handler = StoringHandler(args.dir, args.tempfail_first, args.data_delay_ms / 1000)
     controller = EphemeralPortController(
         handler,
         hostname="127.0.0.1",
