@@ -44,7 +44,7 @@ public struct PassIssuanceSteps: Sendable {
             case .done, .cancelled, .failed: return .cancelled(reason: "nothing left to do")
             }
         } catch {
-            return .retry(error: "\(issuance.step.rawValue): \(error)")
+            return .retry(error: "\(error)")
         }
     }
 
@@ -60,21 +60,21 @@ public struct PassIssuanceSteps: Sendable {
     }
 
     public func render(_ issuance: PassIssuance) throws -> IssuanceStepResult {
-        guard let pass = issuance.pass else { return .fail(error: "render: the issuance has no signed pass") }
+        guard let pass = issuance.pass else { return .fail(error: "the issuance has no signed pass to render") }
         let code = try QRCodeRenderer.render(passURL(pass), moduleSize: 8, quietZone: 4, correction: .high)
         return .rendered(png: try ImageFile.encodePNG(code.image))
     }
 
     func store(_ issuance: PassIssuance) throws -> IssuanceStepResult {
         guard let pass = issuance.pass, let png = issuance.image else {
-            return .fail(error: "store: the issuance has no rendered image")
+            return .fail(error: "the issuance has no rendered image to store")
         }
         return .stored(name: try images.store(pass: pass, png: png))
     }
 
     func email(_ issuance: PassIssuance, guest: Guest) async -> IssuanceStepResult {
         guard let pass = issuance.pass, let png = issuance.image else {
-            return .fail(error: "email: the issuance has no rendered image")
+            return .fail(error: "the issuance has no rendered image to send")
         }
         do {
             guard let event = try await repository.event(issuance.event) else {
@@ -89,9 +89,9 @@ public struct PassIssuanceSteps: Sendable {
             try await mailer.send(message)
             return .sent(at: Date())
         } catch MailFailure.permanent(let why) {
-            return .fail(error: "email: the relay refused the message: \(why)")
+            return .fail(error: "the relay refused the message: \(why)")
         } catch {
-            return .retry(error: "email: \(error)")
+            return .retry(error: "\(error)")
         }
     }
 }
