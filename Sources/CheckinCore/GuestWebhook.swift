@@ -29,6 +29,27 @@ public struct ExternalGuest: Equatable, Sendable {
     }
 }
 
+extension ExternalGuest {
+    /// `guest` with what the sender says of them now (the id, event, state and check-in stay).
+    public func applied(to guest: Guest) -> Guest {
+        var updated = guest
+        updated.name = name
+        updated.email = email
+        updated.phone = phone
+        updated.partySize = partySize
+        updated.accessType = accessType
+        updated.checkInNote = checkInNote
+        updated.arrivalAlert = arrivalAlert
+        return updated
+    }
+
+    /// Whether changing `old` to `new` sends the pass again: a new e-mail address, or a first phone for a guest
+    /// who had no address.
+    public static func reissues(from old: Guest, to new: Guest) -> Bool {
+        new.email != old.email || (old.email == nil && new.phone != old.phone)
+    }
+}
+
 /// What one verified webhook asks for.
 public enum GuestWebhookChange: Equatable, Sendable {
     /// Add the guest, or update it when the reference is known.

@@ -220,18 +220,20 @@ extension PostgresCheckinRepository {
     public func rosterChangesBehind(event: EventID, cursors: Set<String>) async throws -> [String: Int] {
         let positions = cursors.compactMap { cursor in (try? Self.changePosition(cursor)).map { (cursor, $0) } }
         guard !positions.isEmpty else { return [:] }
-        return try await client.withConnection { connection in
-            var behind: [String: Int] = [:]
-            for (cursor, since) in positions {
-                let rows = try await connection.query(
-                    """
-                    SELECT count(*) AS n FROM guest WHERE event_id = \(Int64(event.rawValue))
-                        AND (change_xid, change_seq) > (\(since.xid), \(since.seq))
-                    """, logger: logger
-                ).collect()
-                behind[cursor] = Int(try rows[0].makeRandomAccess()["n"].decode(Int64.self))
-            }
-            return behind
+        // One statement for every cursor (an index range count each), not one round trip per cursor.
+        let rows = try await rows(
+            """
+            SELECT c.xid, c.seq, (SELECT count(*) FROM guest g WHERE g.event_id = \(Int64(event.rawValue))
+                AND (g.change_xid, g.change_seq) > (c.xid, c.seq)) AS n
+            FROM unnest(\(positions.map(\.1.xid))::bigint[], \(positions.map(\.1.seq))::bigint[]) AS c(xid, seq)
+            """)
+        var counts: [String: Int] = [:]
+        for row in rows {
+            counts["\(try row["xid"].decode(Int64.self)):\(try row["seq"].decode(Int64.self))"] = Int(
+                try row["n"].decode(Int64.self))
         }
+        var behind: [String: Int] = [:]
+        for (cursor, position) in positions { behind[cursor] = counts["\(position.xid):\(position.seq)"] ?? 0 }
+        return behind
     }
 }

@@ -87,14 +87,7 @@ extension PostgresCheckinRepository {
             guard old.status == .active else {
                 return .refused("guest '\(external.reference)' is cancelled; send a new reference to add them again")
             }
-            var updated = old
-            updated.name = external.name
-            updated.email = external.email
-            updated.phone = external.phone
-            updated.partySize = external.partySize
-            updated.accessType = external.accessType
-            updated.checkInNote = external.checkInNote
-            updated.arrivalAlert = external.arrivalAlert
+            let updated = external.applied(to: old)
             guard updated != old else { return .updated(old, reissued: false) }
             try await connection.query(
                 """
@@ -104,7 +97,7 @@ extension PostgresCheckinRepository {
                 WHERE event_id = \(eventId) AND id = \(id.text)
                 """, logger: logger)
             try await touchGuest(connection, id, event: event, at: time, logger: logger)
-            let reissue = updated.email != old.email || (old.email == nil && updated.phone != old.phone)
+            let reissue = ExternalGuest.reissues(from: old, to: updated)
             let guest = try await Self.guest(connection, id, event: event, logger: logger)!
             if reissue {
                 try await cancelIssuances(

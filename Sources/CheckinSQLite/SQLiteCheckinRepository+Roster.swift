@@ -133,11 +133,18 @@ extension SQLiteCheckinRepository {
         guard !values.isEmpty else { return [:] }
         return try await writer.read { db in
             var behind: [String: Int] = [:]
-            for (cursor, value) in values {
-                behind[cursor] =
-                    try Int.fetchOne(
-                        db, sql: "SELECT count(*) FROM guest WHERE event_id = ? AND change_seq > ?",
-                        arguments: [Int64(event.rawValue), value]) ?? 0
+            // One statement per 400 cursors (one index range count each), not one statement per cursor.
+            for chunk in stride(from: 0, to: values.count, by: 400).map({ values[$0..<min($0 + 400, values.count)] }) {
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT c.column1 AS since, (SELECT count(*) FROM guest
+                            WHERE event_id = ? AND change_seq > c.column1) AS behind
+                        FROM (VALUES \(chunk.map { _ in "(?)" }.joined(separator: ", "))) AS c
+                        """, arguments: StatementArguments([Int64(event.rawValue)] + chunk.map(\.1)))
+                var counts: [Int64: Int] = [:]
+                for row in rows { counts[row["since"]] = row["behind"] }
+                for (cursor, value) in chunk { behind[cursor] = counts[value] ?? 0 }
             }
             return behind
         }

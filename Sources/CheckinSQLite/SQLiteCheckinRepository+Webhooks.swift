@@ -69,14 +69,7 @@ extension SQLiteCheckinRepository {
             guard old.status == .active else {
                 return .refused("guest '\(external.reference)' is cancelled; send a new reference to add them again")
             }
-            var updated = old
-            updated.name = external.name
-            updated.email = external.email
-            updated.phone = external.phone
-            updated.partySize = external.partySize
-            updated.accessType = external.accessType
-            updated.checkInNote = external.checkInNote
-            updated.arrivalAlert = external.arrivalAlert
+            let updated = external.applied(to: old)
             guard updated != old else { return .updated(old, reissued: false) }
             try db.execute(
                 sql: """
@@ -88,7 +81,7 @@ extension SQLiteCheckinRepository {
                     updated.checkInNote, updated.arrivalAlert, eventId, id.text,
                 ])
             try touchGuest(db, id, event: event, at: time)
-            let reissue = updated.email != old.email || (old.email == nil && updated.phone != old.phone)
+            let reissue = ExternalGuest.reissues(from: old, to: updated)
             let guest = try Self.guest(db, id, event: event)!
             if reissue {
                 try cancelIssuances(db, guest: id, event: event, reason: "replaced: the address changed", at: time)

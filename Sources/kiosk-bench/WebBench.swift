@@ -73,6 +73,17 @@ struct WebBench: AsyncParsableCommand {
         let style = try await timings("/static/style.css")
         let monitor = try await timings("/events/\(event.id.rawValue)/monitor")
         let live = try await timings("/events/\(event.id.rawValue)/monitor/live")
+        // The monitor's two queries alone, in the process: its devices, and how far behind each roster is.
+        var queries: [Double] = []
+        var behindQueries: [Double] = []
+        let cursors = Set((0..<devices).map { "c1:\($0)" })
+        for _ in 0..<requests {
+            queries.append(try await Stopwatch.seconds { _ = try await repository.devices(event: event.id) } * 1000)
+            behindQueries.append(
+                try await Stopwatch.seconds {
+                    _ = try await repository.rosterChangesBehind(event: event.id, cursors: cursors)
+                } * 1000)
+        }
         try await client.shutdown()
         await server.stop()
         print("## Sync monitor, \(devices) devices (SQLite, loopback HTTP, \(requests) requests each)\n")
@@ -80,7 +91,10 @@ struct WebBench: AsyncParsableCommand {
         print(
             table(
                 ["request", "bytes", "p50 ms", "p95 ms", "p50 / stylesheet"],
-                [("stylesheet (baseline)", style), ("monitor page", monitor), ("monitor live part", live)].map {
+                [
+                    ("stylesheet (baseline)", style), ("monitor page", monitor), ("monitor live part", live),
+                    ("its devices query alone", (queries, 0)), ("its roster-behind query alone", (behindQueries, 0)),
+                ].map {
                     name, measured in
                     [
                         name, String(measured.bytes), String(format: "%.2f", measured.times.median),

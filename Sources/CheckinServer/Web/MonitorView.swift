@@ -14,11 +14,15 @@ struct MonitorView {
         var revoked: Bool
         var lastSeen: String
         var rosterFetched: String
-        /// "up to date", "12 changes behind", or nil when the kiosk has not said which roster it holds.
-        var rosterBehind: String?
+        /// "up to date", "12 changes behind", or empty when the kiosk has not said which roster it holds.
+        /// (Strings with a Bool beside them: a String section would make Mustache look every name up in the
+        /// string first, by reflection.)
+        var rosterBehind: String
+        var showBehind: Bool
         var rosterLagging: Bool
-        /// Set when the kiosk's clock is more than 2 minutes off the server's: "clock 5 min fast".
-        var clockOff: String?
+        /// "clock 5 min fast" when the kiosk's clock is more than 2 minutes off the server's.
+        var clockOff: String
+        var showClock: Bool
         var pending: String
         var version: String
         var camera: String
@@ -34,8 +38,10 @@ struct MonitorView {
             case "lastSeen": lastSeen
             case "rosterFetched": rosterFetched
             case "rosterBehind": rosterBehind
+            case "showBehind": showBehind
             case "rosterLagging": rosterLagging
             case "clockOff": clockOff
+            case "showClock": showClock
             case "pending": pending
             case "version": version
             case "camera": camera
@@ -79,13 +85,14 @@ struct MonitorView {
             let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)
             let report = device.lastReport
             let lag = report?.rosterCursor.flatMap { behind[$0] }
+            let clockFlag = device.knownClockOffsetMs.flatMap(Self.clockText)
             return Row(
                 id: device.id, door: report?.door ?? device.door, health: health.rawValue,
                 pill: Self.pill(health), revoked: device.revoked,
                 lastSeen: device.lastSeenAt.map(clock.relative) ?? "never",
                 rosterFetched: report?.rosterFetchedAt.map(clock.relative) ?? "not yet",
-                rosterBehind: lag.map(Self.behindText), rosterLagging: (lag ?? 0) > 0,
-                clockOff: device.knownClockOffsetMs.flatMap(Self.clockText),
+                rosterBehind: lag.map(Self.behindText) ?? "", showBehind: lag != nil, rosterLagging: (lag ?? 0) > 0,
+                clockOff: clockFlag ?? "", showClock: clockFlag != nil,
                 pending: report.map { String($0.pending) } ?? "?",
                 version: report?.kioskVersion ?? device.kioskVersion, camera: report?.camera ?? "?",
                 enrolledBy: enrolled.enrolledBy)

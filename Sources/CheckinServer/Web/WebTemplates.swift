@@ -203,9 +203,9 @@ enum WebTemplates {
           {{#rows}}
             <tr id="device-{{id}}" data-health="{{health}}">
               <th scope="row">{{door}}<br><span class="muted small">{{id}}</span></th>
-              <td data-label="State"><span class="pill pill-{{health}}">{{pill}}</span>{{#revoked}} <span class="pill pill-offline">revoked</span>{{/revoked}}{{#clockOff}} <span class="pill pill-stale clock-off">{{clockOff}}</span>{{/clockOff}}</td>
+              <td data-label="State"><span class="pill pill-{{health}}">{{pill}}</span>{{#revoked}} <span class="pill pill-offline">revoked</span>{{/revoked}}{{#showClock}} <span class="pill pill-stale clock-off">{{clockOff}}</span>{{/showClock}}</td>
               <td data-label="Last seen">{{lastSeen}}</td>
-              <td data-label="Roster fetched">{{rosterFetched}}{{#rosterBehind}}<br><span class="small {{#rosterLagging}}behind{{/rosterLagging}}{{^rosterLagging}}muted{{/rosterLagging}}">{{rosterBehind}}</span>{{/rosterBehind}}</td>
+              <td data-label="Roster fetched">{{rosterFetched}}{{#showBehind}}<br><span class="small {{#rosterLagging}}behind{{/rosterLagging}}{{^rosterLagging}}muted{{/rosterLagging}}">{{rosterBehind}}</span>{{/showBehind}}</td>
               <td data-label="Pending">{{pending}}</td>
               <td data-label="Version">{{version}}</td>
               <td data-label="Camera">{{camera}}</td>
