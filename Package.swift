@@ -214,7 +214,7 @@ let package = Package(
             name: "CheckinServerTests",
             dependencies: [
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
-                "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
+                "CheckinMail", "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import CheckinAPI
 import CheckinCore
+import CheckinMail
 import CheckinServer
 import Foundation
 import Hummingbird
@@ -9,6 +10,7 @@ import KioskCrypto
 import KioskDecoding
 import KioskImageIO
 import Logging
+import TestSupport
 import Testing
 
 /// The pass workflow on each store, its steps run by a worker on a manual clock: sign, render, store, then
@@ -202,5 +204,40 @@ struct PassIssuanceTests {
         await #expect(throws: RepositoryError.self) {
             try await h.repository.retryIssuance("nope", event: event.id, at: h.clock.now())
         }
+    }
+
+    /// The e-mail step against a real relay (aiosmtpd on loopback): sent once with its Message-ID; a 4xx
+    /// answer retried, and sent when the relay takes it; a 5xx answer fails the pass at once, for the
+    /// organizer to see.
+    @Test(arguments: [RepositoryFactory.sqliteFile, RepositoryFactory.postgres])
+    func theRelaysAnswerDecidesBetweenSentRetriedAndFailed(_ factory: RepositoryFactory) async throws {
+        let relay = try TestSMTPRelay.start(.init(temporaryFailures: 1))
+        let h = try await Harness(factory)
+        let (_, event, _) = try await h.event(guests: 0)
+        let mailer = RelayMailer(
+            relay: try SMTPRelay(url: "smtp+plain://127.0.0.1:\(relay.port)"),
+            from: try MailAddress("passes@checkin.test"))
+        let worker = Self.worker(h, Self.steps(h, folder: RepositoryFactory.temporaryFolder(), mailer: mailer))
+        let added = try await h.repository.addGuests(
+            [NewGuest(name: "Ann", email: "ann@example.org"), NewGuest(name: "Nobody", email: "permfail@example.org")],
+            event: event.id, at: h.clock.now())
+        try await worker.runDue()
+        let ann = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
+        let nobody = try #require(try await h.repository.issuances(guest: added[1].id, event: event.id).first)
+        // The relay greylists the first message (451); the 550 for the unknown address fails that pass at once.
+        #expect(nobody.step == .failed && nobody.failedStep == .email && nobody.lastError?.contains("550") == true)
+        let greylisted = [ann, nobody].filter { $0.step == .email }
+        #expect(
+            greylisted.count <= 1 && greylisted.allSatisfy { $0.attempts == 1 && $0.lastError?.contains("451") == true }
+        )
+        h.clock.advance(by: 31)
+        try await worker.runDue()
+        let sent = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
+        #expect(sent.step == .done && sent.sentAt != nil)
+        let mails = try relay.received()
+        #expect(mails.map(\.envelope.rcptTos) == [["ann@example.org"]])
+        #expect(
+            mails.first?.headers.first { $0.key.lowercased() == "message-id" }?.value
+                == sent.messageID(domain: "checkin.example.org"))
     }
 }
