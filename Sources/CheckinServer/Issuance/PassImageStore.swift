@@ -1,6 +1,10 @@
 import Foundation
 import KioskCrypto
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where pass images are kept: one PNG per pass, named by the SHA-256 of the pass's text (never a sequential
 /// id, so names cannot be guessed or enumerated). Writing is idempotent: a retried store finds its file.
 public struct PassImageStore: Sendable {
@@ -31,8 +35,14 @@ public struct PassImageStore: Sendable {
             try handle.synchronize()
             try handle.close()
         }
-        if files.fileExists(atPath: path) { try files.removeItem(atPath: path) }
-        try files.moveItem(atPath: temporary, toPath: path)
+        // rename(2) replaces a file of that name (a partial one cannot have it: names are only ever renamed in).
+        guard rename(temporary, path) == 0 else { throw PassStoreFailure(path: path) }
+        // The folder's entry on disk too, before the step's commit says the image is stored.
+        let folder = open(directory, O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
         return name
     }
 
