@@ -34,6 +34,11 @@ static inline CURLcode CCurl_easy_setopt_xferinfo_function(CURL *handle, curl_xf
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
 }
 
+// curl_easy_setopt(CURLOPT_OPENSOCKETFUNCTION): a function pointer argument.
+static inline CURLcode CCurl_easy_setopt_opensocket_function(CURL *handle, curl_opensocket_callback function) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, function);
+}
+
 // curl_easy_getinfo is variadic: the `long` answers (CURLINFO_RESPONSE_CODE).
 static inline CURLcode CCurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

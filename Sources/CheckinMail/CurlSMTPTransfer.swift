@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+import Glibc
 
 /// One message handed to the relay by a libcurl easy handle, on the calling thread (it blocks until the relay
 /// answered the data or the transfer failed). Owns the handle, the recipient list and the error buffer, and
@@ -98,6 +99,7 @@ struct CurlSMTPTransfer: ~Copyable {
         try check(CCurl_easy_setopt_read_function(handle, Self.readBody), "CURLOPT_READFUNCTION")
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_READDATA, userData), "CURLOPT_READDATA")
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+        try check(CCurl_easy_setopt_opensocket_function(handle, Self.openSocket), "CURLOPT_OPENSOCKETFUNCTION")
         // The debug callback is how libcurl shows the relay's reply lines; it only runs in verbose mode.
         try set(CURLOPT_VERBOSE, 1)
         try check(CCurl_easy_setopt_debug_function(handle, Self.recordReply), "CURLOPT_DEBUGFUNCTION")
@@ -152,6 +154,16 @@ struct CurlSMTPTransfer: ~Copyable {
         let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
         state.log.read(UnsafeRawBufferPointer(start: data, count: size))
         return 0
+    }
+
+    /// CURLOPT_OPENSOCKETFUNCTION: the relay's socket, close-on-exec from the start (libcurl 7.88 opens it without
+    /// SOCK_CLOEXEC). A child process spawned meanwhile by another thread would otherwise inherit it and hold the
+    /// connection open after libcurl closed it: after a cancel or a failure the relay would wait for the next
+    /// command instead of seeing the connection end.
+    private static let openSocket: curl_opensocket_callback = { _, _, address in
+        guard let address else { return CURL_SOCKET_BAD }
+        return socket(
+            address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
     }
 
     /// CURLOPT_XFERINFOFUNCTION: a non-zero answer makes libcurl stop with CURLE_ABORTED_BY_CALLBACK.

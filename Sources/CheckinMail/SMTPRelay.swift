@@ -36,7 +36,9 @@ public struct SMTPRelay: Sendable, Equatable, CustomStringConvertible {
     public let credentials: Credentials?
     /// PEM file of the CA certificates that may sign the relay's certificate; nil: the system's CA store.
     public let caFile: String?
-    /// How long connecting may take (TCP and TLS handshake).
+    /// How long connecting may take: TCP, the relay's greeting, EHLO, STARTTLS with the TLS handshake, AUTH
+    /// (libcurl counts the whole SMTP connect phase, up to MAIL FROM). A relay that accepts the connection and
+    /// never greets fails after this long with `.timedOut`.
     public let connectTimeout: Duration
     /// How long one whole message may take, connecting included.
     public let timeout: Duration

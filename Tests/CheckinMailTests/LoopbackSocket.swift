@@ -33,6 +33,24 @@ final class LoopbackSocket: @unchecked Sendable {
     /// Waits for one client and returns its socket (blocking; run it off the test's task).
     func acceptOne() -> Int32 { accept(descriptor, nil, nil) }
 
+    /// Reads and drops what the client on `connection` sends until it closes the connection (or it breaks);
+    /// false if it was still open after `limit` (blocking; run it off the test's task).
+    static func waitForClose(of connection: Int32, within limit: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while clock.now < deadline {
+            var request = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            let (seconds, attoseconds) = (deadline - clock.now).components
+            let ready = poll(&request, 1, Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000) + 1)
+            if ready < 0 && errno != EINTR { return false }
+            guard ready > 0 else { continue }
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return true }
+        }
+        return false
+    }
+
     func close() {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
         descriptor = -1
