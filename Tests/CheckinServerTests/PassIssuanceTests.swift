@@ -129,7 +129,7 @@ struct PassIssuanceTests {
         var tampered = token
         tampered.guest = other[0].id
         // The last two characters changed (to "BB" when they are "AA": the pass itself 1 time in 1024).
-        let changedEnd = pass.dropLast(2) + (pass.hasSuffix("AA") ? "BB" : "AA")
+        let changedEnd = String(pass.dropLast(2)) + (pass.hasSuffix("AA") ? "BB" : "AA")
         let bad = [forged.text, tampered.text, "garbage", changedEnd]
 
         try await h.app(issuance: steps).test(.router) { client in
