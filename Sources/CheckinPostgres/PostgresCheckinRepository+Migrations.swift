@@ -200,6 +200,46 @@ extension PostgresCheckinRepository {
             CREATE UNIQUE INDEX guest_by_external_ref ON guest(event_id, external_ref) WHERE external_ref IS NOT NULL
             """
         ),
+        (
+            4, "offline alerts",
+            """
+            CREATE TABLE offline_alert (
+                event_id BIGINT PRIMARY KEY REFERENCES event(id),
+                email TEXT,
+                webhook_url TEXT,
+                webhook_secret TEXT,
+                updated_at TIMESTAMPTZ NOT NULL
+            );
+            CREATE TABLE offline_episode (
+                event_id BIGINT NOT NULL,
+                device_id TEXT NOT NULL,
+                last_seen_at TIMESTAMPTZ NOT NULL,
+                door TEXT NOT NULL,
+                detected_at TIMESTAMPTZ NOT NULL,
+                ended_at TIMESTAMPTZ,
+                PRIMARY KEY (event_id, device_id, last_seen_at)
+            );
+            CREATE INDEX offline_episode_open ON offline_episode(event_id) WHERE ended_at IS NULL;
+            CREATE TABLE alert_delivery (
+                id TEXT PRIMARY KEY,
+                event_id BIGINT NOT NULL,
+                device_id TEXT NOT NULL,
+                door TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                channel TEXT NOT NULL,
+                target TEXT NOT NULL,
+                last_seen_at TIMESTAMPTZ NOT NULL,
+                state TEXT NOT NULL,
+                attempts BIGINT NOT NULL,
+                next_attempt_at TIMESTAMPTZ NOT NULL,
+                last_error TEXT,
+                created_at TIMESTAMPTZ NOT NULL,
+                sent_at TIMESTAMPTZ
+            );
+            CREATE INDEX alert_delivery_due ON alert_delivery(next_attempt_at) WHERE state = 'pending';
+            CREATE INDEX alert_delivery_by_event ON alert_delivery(event_id, created_at)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

@@ -205,6 +205,46 @@ extension SQLiteCheckinRepository {
                         WHERE external_ref IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("0004 offline alerts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE offline_alert (
+                        event_id INTEGER PRIMARY KEY REFERENCES event(id),
+                        email TEXT,
+                        webhook_url TEXT,
+                        webhook_secret TEXT,
+                        updated_at DATETIME NOT NULL
+                    );
+                    CREATE TABLE offline_episode (
+                        event_id INTEGER NOT NULL,
+                        device_id TEXT NOT NULL,
+                        last_seen_at DATETIME NOT NULL,
+                        door TEXT NOT NULL,
+                        detected_at DATETIME NOT NULL,
+                        ended_at DATETIME,
+                        PRIMARY KEY (event_id, device_id, last_seen_at)
+                    );
+                    CREATE INDEX offline_episode_open ON offline_episode(event_id) WHERE ended_at IS NULL;
+                    CREATE TABLE alert_delivery (
+                        id TEXT PRIMARY KEY,
+                        event_id INTEGER NOT NULL,
+                        device_id TEXT NOT NULL,
+                        door TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        channel TEXT NOT NULL,
+                        target TEXT NOT NULL,
+                        last_seen_at DATETIME NOT NULL,
+                        state TEXT NOT NULL,
+                        attempts INTEGER NOT NULL,
+                        next_attempt_at DATETIME NOT NULL,
+                        last_error TEXT,
+                        created_at DATETIME NOT NULL,
+                        sent_at DATETIME
+                    );
+                    CREATE INDEX alert_delivery_due ON alert_delivery(next_attempt_at) WHERE state = 'pending';
+                    CREATE INDEX alert_delivery_by_event ON alert_delivery(event_id, created_at);
+                    """)
+        }
         return migrator
     }
 }

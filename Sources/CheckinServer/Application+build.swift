@@ -15,7 +15,9 @@ public func buildApplication(
     let running: @Sendable (any Channel) async -> Void = { channel in
         await onListening(channel.localAddress?.port ?? configuration.port)
     }
-    let router = buildRouter(repository: repository, clock: clock, issuance: issuance)
+    let router = buildRouter(
+        repository: repository, clock: clock, issuance: issuance,
+        allowPlainHTTPWebhooks: configuration.allowPlainHTTPWebhooks)
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server")
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
@@ -53,7 +55,8 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
 
 /// The routes, one controller per resource; the organizer's pages (`WebController`) outside `/v1`.
 public func buildRouter(
-    repository: any CheckinRepository, clock: any ServerClock, issuance: PassIssuanceSteps? = nil
+    repository: any CheckinRepository, clock: any ServerClock, issuance: PassIssuanceSteps? = nil,
+    allowPlainHTTPWebhooks: Bool = false
 ) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     let scope = TenantScope(repository: repository, clock: clock)
@@ -66,7 +69,8 @@ public func buildRouter(
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
     GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
-    WebController(repository: repository, clock: clock).addRoutes(to: router)
+    WebController(repository: repository, clock: clock, allowPlainHTTPWebhooks: allowPlainHTTPWebhooks)
+        .addRoutes(to: router)
     PassPageController(
         repository: repository, pages: WebPages(timeZone: issuance?.timeZone ?? .current), steps: issuance
     )

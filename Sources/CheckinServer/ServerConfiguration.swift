@@ -5,15 +5,19 @@ public struct ServerConfiguration: Sendable {
     /// PEM certificate chain and private key: when both are set the server speaks HTTPS only.
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
+    /// Offline-alert webhooks may go to plain http URLs (a receiver on the venue's own network); otherwise
+    /// https only.
+    public var allowPlainHTTPWebhooks: Bool
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, tlsCertificatePath: String? = nil,
-        tlsKeyPath: String? = nil
+        tlsKeyPath: String? = nil, allowPlainHTTPWebhooks: Bool = false
     ) {
         self.host = host
         self.port = port
         self.tlsCertificatePath = tlsCertificatePath
         self.tlsKeyPath = tlsKeyPath
+        self.allowPlainHTTPWebhooks = allowPlainHTTPWebhooks
     }
 
     /// A configuration that cannot work, said so that an operator can fix it.

@@ -45,8 +45,18 @@ struct Serve: AsyncParsableCommand {
         name: .customLong("smtp-ca-file"), help: "PEM CA certificates to verify the relay with (default: the system's)."
     )
     var smtpCAFile: String?
-    @Option(name: .customLong("mail-from"), help: "The sender of pass e-mails, such as passes@checkin.example.org.")
+    @Option(
+        name: .customLong("mail-from"),
+        help: "The sender of pass e-mails and offline alerts, such as passes@checkin.example.org.")
     var mailFrom: String?
+    @Flag(
+        name: .customLong("allow-http-webhooks"),
+        help: "Let organizers send offline alerts to plain http webhook URLs (default: https only).")
+    var allowHTTPWebhooks = false
+    @Option(
+        name: .customLong("watch-interval"),
+        help: "Seconds between two looks for kiosks gone offline (offline alerts); 0 turns the watch off here.")
+    var watchInterval = 30
 
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
@@ -56,6 +66,9 @@ struct Serve: AsyncParsableCommand {
             URL(string: publicURL)?.host == nil || !["http", "https"].contains(URL(string: publicURL)?.scheme)
         {
             throw ValidationError("--public-url '\(publicURL)' is not a URL such as https://checkin.example.org")
+        }
+        guard (0...3600).contains(watchInterval) else {
+            throw ValidationError("--watch-interval must be from 0 (off) to 3600 seconds")
         }
         guard (0...32).contains(issuanceWorkers) else {
             throw ValidationError("--issuance-workers must be from 0 to 32")
@@ -71,19 +84,33 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "checkin-server")
         logger.logLevel = .info
         let configuration = ServerConfiguration(
-            host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey)
+            host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
+            allowPlainHTTPWebhooks: allowHTTPWebhooks)
         let services: [any Service]
         let address = publicURL ?? "\(tlsCertificate == nil ? "http" : "https")://\(host):\(port)"
+        let relay = try mailer()
+        // The background work beside the HTTP server: pass issuance and the offline-alert watch.
         func issuance(_ repository: any CheckinRepository) -> (PassIssuanceSteps, [any Service]) {
             let steps = PassIssuanceSteps(
                 repository: repository, images: PassImageStore(directory: passDirectory), publicURL: address,
-                mailer: try? mailer())
-            guard issuanceWorkers > 0 else { return (steps, []) }
-            let crash = ProcessInfo.processInfo.environment["CHECKIN_FAULT_CRASH_AFTER_STEP"].flatMap(IssuanceStep.init)
-            let worker = PassIssuanceWorker(
-                repository: repository, steps: steps, workers: issuanceWorkers,
-                logger: Logger(label: "pass-issuance"), crashAfter: crash)
-            return (steps, [worker])
+                mailer: relay)
+            var workers: [any Service] = []
+            if issuanceWorkers > 0 {
+                let crash = ProcessInfo.processInfo.environment["CHECKIN_FAULT_CRASH_AFTER_STEP"]
+                    .flatMap(IssuanceStep.init)
+                workers.append(
+                    PassIssuanceWorker(
+                        repository: repository, steps: steps, workers: issuanceWorkers,
+                        logger: Logger(label: "pass-issuance"), crashAfter: crash))
+            }
+            if watchInterval > 0 {
+                workers.append(
+                    DeviceWatch(
+                        repository: repository,
+                        sender: OfflineAlertSender(repository: repository, mailer: relay, publicURL: address),
+                        interval: .seconds(watchInterval), logger: Logger(label: "device-watch")))
+            }
+            return (steps, workers)
         }
         if let url = options.postgres {
             // The client is a service beside the HTTP server; the schema is brought up to date before the

@@ -65,6 +65,30 @@ struct CommandLineTests {
         #expect(!text.contains(code))
     }
 
+    @Test func offlineAlertsAreSetShownAndTurnedOffFromTheCommandLine() throws {
+        let folder = RepositoryFactory.temporaryFolder()
+        _ = try Self.run(["create-tenant", "--name", "Acme"], in: folder)
+        _ = try Self.run(
+            [
+                "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
+                "--ends", "2026-12-01T23:00:00Z",
+            ], in: folder)
+        let plain = try Self.run(
+            ["offline-alerts", "--event", "1", "--webhook-url", "http://10.0.0.2/hook"], in: folder)
+        #expect(plain.status != 0 && plain.err.contains("give an https URL"), "\(plain.err)")
+        let set = try Self.run(
+            ["offline-alerts", "--event", "1", "--email", "ops@example.org", "--webhook-url", "https://example.org/h"],
+            in: folder)
+        #expect(set.status == 0, "\(set.err)")
+        #expect(set.out.contains("email\tops@example.org\n") && set.out.contains("webhook_secret\twhsec_"))
+        let shown = try Self.run(["offline-alerts", "--event", "1"], in: folder)
+        #expect(shown.out == set.out)
+        let off = try Self.run(["offline-alerts", "--event", "1", "--off"], in: folder)
+        #expect(off.out == "email\t-\nwebhook_url\t-\n" && off.err.contains("off"))
+        let missing = try Self.run(["offline-alerts", "--event", "7", "--email", "ops@example.org"], in: folder)
+        #expect(missing.status != 0 && missing.err.contains("event 7 does not exist"), "\(missing.err)")
+    }
+
     @Test func exportPrintsCheckInsAndCheckInEventsAsJSONLines() async throws {
         let folder = RepositoryFactory.temporaryFolder()
         let path = folder + "/server.db"

@@ -20,10 +20,13 @@ struct Harness {
         admin = CheckinAdmin(repository: repository, clock: clock)
     }
 
-    func app(issuance: PassIssuanceSteps? = nil) throws -> some ApplicationProtocol {
+    func app(issuance: PassIssuanceSteps? = nil, allowPlainHTTPWebhooks: Bool = false) throws
+        -> some ApplicationProtocol
+    {
         try buildApplication(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), repository: repository, clock: clock,
-            issuance: issuance)
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, allowPlainHTTPWebhooks: allowPlainHTTPWebhooks),
+            repository: repository, clock: clock, issuance: issuance)
     }
 
     /// A tenant with one event and `guests` guests.

@@ -135,10 +135,11 @@ struct DevicesView {
     var rows: [Row]
     var code: NewCode?
     var notice: String?
+    var alerts: OfflineAlertsView
 
     init(
-        event: Event, devices: [EventDevice], csrf: String, code: NewCode?, notice: String?, now: Date,
-        timeZone: TimeZone
+        event: Event, devices: [EventDevice], csrf: String, code: NewCode?, notice: String?,
+        alerts: OfflineAlertsView, now: Date, timeZone: TimeZone
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
         eventId = event.id.rawValue
@@ -146,6 +147,7 @@ struct DevicesView {
         self.csrf = csrf
         self.code = code
         self.notice = notice
+        self.alerts = alerts
         rows = devices.map { enrolled in
             let device = enrolled.device
             let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)

@@ -12,13 +12,44 @@ extension WebController {
         return try await devicesPage(signed, event, code: nil, notice: notice)
     }
 
-    func devicesPage(_ signed: OrganizerSessions.Signed, _ event: Event, code: DevicesView.NewCode?, notice: String?)
-        async throws -> Response
-    {
+    func devicesPage(
+        _ signed: OrganizerSessions.Signed, _ event: Event, code: DevicesView.NewCode?, notice: String?,
+        alertsTyped: (email: String, url: String)? = nil, alertProblem: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let now = clock.now()
+        let alerts = OfflineAlertsView(
+            settings: try await repository.offlineAlerts(event: event.id),
+            deliveries: try await repository.alertDeliveries(event: event.id, limit: 10), typed: alertsTyped,
+            problem: alertProblem, now: now, timeZone: pages.timeZone)
         let view = DevicesView(
             event: event, devices: try await repository.devices(event: event.id), csrf: signed.session.csrfToken,
-            code: code, notice: notice, now: clock.now(), timeZone: pages.timeZone)
-        return pages.html("devices", view, signed: signed)
+            code: code, notice: notice, alerts: alerts, now: now, timeZone: pages.timeZone)
+        return pages.html("devices", view, signed: signed, status: status)
+    }
+
+    struct OfflineAlertsForm: Decodable {
+        var csrf: String?
+        var email: String?
+        var webhookURL: String?
+    }
+
+    /// Where the event's offline alerts go; a refused value comes back on the page with the reason.
+    @Sendable func setOfflineAlerts(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = try await Self.form(OfflineAlertsForm.self, request)
+        let check = try await posted(request, context, csrf: form.csrf)
+        guard let (signed, event) = check.accepted else { return check.answer }
+        do {
+            let settings = try await admin(signed).setOfflineAlerts(
+                event: event, email: form.email ?? "", webhookURL: form.webhookURL ?? "",
+                allowPlainHTTP: allowPlainHTTPWebhooks)
+            let notice = settings.isOn ? "alerts-on" : "alerts-off"
+            return Self.redirect("/events/\(event.id.rawValue)/devices?notice=\(notice)#offline-alerts")
+        } catch let failure as CheckinAdmin.Failure {
+            return try await devicesPage(
+                signed, event, code: nil, notice: nil, alertsTyped: (form.email ?? "", form.webhookURL ?? ""),
+                alertProblem: "Not saved: \(failure)", status: .unprocessableContent)
+        }
     }
 
     /// A new one-time code, shown on this answer only (with its QR), never again.

@@ -84,6 +84,8 @@ extension WebController {
         case "cancelled": "Registration cancelled. Kiosks will refuse the pass after their next roster update."
         case "imported": "Guests imported."
         case "revoked": "Device revoked: its token no longer works. What it sent before stays."
+        case "alerts-on": "Offline alerts saved."
+        case "alerts-off": "Offline alerts are off."
         case "retried": "The pass is on its way again: the step that failed runs now."
         default: nil
         }

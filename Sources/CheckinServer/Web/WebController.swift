@@ -12,11 +12,17 @@ struct WebController: Sendable {
     let clock: any ServerClock
     let pages: WebPages
     let throttle = SignInThrottle()
+    /// `--allow-http-webhooks`: offline-alert webhooks may go to plain http URLs.
+    let allowPlainHTTPWebhooks: Bool
     var sessions: OrganizerSessions { OrganizerSessions(repository: repository, clock: clock) }
 
-    init(repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current) {
+    init(
+        repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current,
+        allowPlainHTTPWebhooks: Bool = false
+    ) {
         self.repository = repository
         self.clock = clock
+        self.allowPlainHTTPWebhooks = allowPlainHTTPWebhooks
         pages = WebPages(timeZone: timeZone)
         _ = OrganizerSessions.decoyHash  // made now, not by the first failed sign-in
     }
@@ -44,6 +50,7 @@ struct WebController: Sendable {
         router.get("events/:eventId/devices", use: devices)
         router.post("events/:eventId/enrolment-codes", use: createEnrolmentCode)
         router.post("events/:eventId/devices/:deviceId/revoke", use: revokeDevice)
+        router.post("events/:eventId/offline-alerts", use: setOfflineAlerts)
         router.get("events/:eventId/monitor/live", use: monitorLive)
     }
 

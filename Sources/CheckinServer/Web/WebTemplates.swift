@@ -350,6 +350,42 @@ enum WebTemplates {
           </tbody>
         </table>
         {{^rows}}<p>No kiosk is enrolled for this event yet.</p>{{/rows}}
+        {{#alerts}}
+        <section class="card" id="offline-alerts" aria-labelledby="alerts-heading">
+          <h2 id="alerts-heading">Offline alerts</h2>
+          <p>When a kiosk has not reached the server for 30 minutes, from 2 hours before the event until it
+            closes, the server tells you once, and again when the kiosk reports back.</p>
+          {{#problem}}<p class="alert" role="alert" id="alerts-problem">{{problem}}</p>{{/problem}}
+          <form method="post" action="/events/{{eventId}}/offline-alerts" class="narrow">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="alert-email">E-mail alerts to</label>
+            <input id="alert-email" name="email" type="email" value="{{email}}" autocomplete="email"
+              placeholder="ops@example.org">
+            <label for="alert-webhook">Webhook URL</label>
+            <input id="alert-webhook" name="webhookURL" type="url" value="{{webhookURL}}"
+              placeholder="https://example.org/hooks/doors" aria-describedby="alert-webhook-help">
+            <p class="muted" id="alert-webhook-help">A POST of JSON (<code>device.offline</code>,
+              <code>device.back_online</code>) signed as Standard Webhooks. Leave both empty to turn alerts off.</p>
+            <button type="submit" id="save-alerts">Save alerts</button>
+          </form>
+          {{#secret}}<p>Verify the webhooks with this secret: <code id="alert-secret">{{secret}}</code></p>{{/secret}}
+          {{#hasRows}}
+          <table class="list" id="alerts">
+            <caption>Latest alerts</caption>
+            <thead><tr><th scope="col">When</th><th scope="col">Door</th><th scope="col">What</th>
+              <th scope="col">To</th><th scope="col">State</th></tr></thead>
+            <tbody>
+            {{#rows}}
+            <tr><td data-label="When">{{time}}</td><th scope="row">{{door}}</th><td data-label="What">{{what}}</td>
+              <td data-label="To">{{to}}</td>
+              <td data-label="State">{{#failed}}<span class="pill pill-offline">failed</span>{{/failed}}{{^failed}}{{state}}{{/failed}}{{#error}}
+                <span class="muted">{{error}}</span>{{/error}}</td></tr>
+            {{/rows}}
+            </tbody>
+          </table>
+          {{/hasRows}}
+        </section>
+        {{/alerts}}
         {{/content}}
         {{/layout}}
         """

@@ -1,0 +1,46 @@
+import CheckinCore
+import Foundation
+
+/// The devices page's "Offline alerts" card: where they go, the webhook secret, and the latest alerts sent.
+struct OfflineAlertsView {
+    struct Row {
+        var time: String
+        var door: String
+        var what: String
+        var to: String
+        var state: String
+        var failed: Bool
+        var error: String?
+    }
+
+    var email: String
+    var webhookURL: String
+    var secret: String?
+    var problem: String?
+    var on: Bool
+    var rows: [Row]
+    var hasRows: Bool
+
+    /// `typed`: what the organizer sent, shown again beside `problem` when it was refused.
+    init(
+        settings: OfflineAlertSettings, deliveries: [AlertDelivery], typed: (email: String, url: String)?,
+        problem: String?, now: Date, timeZone: TimeZone
+    ) {
+        let time = TimeText(now: now, timeZone: timeZone)
+        email = typed?.email ?? settings.email ?? ""
+        webhookURL = typed?.url ?? settings.webhookURL ?? ""
+        secret = settings.webhookURL == nil ? nil : settings.webhookSecret
+        self.problem = problem
+        on = settings.isOn
+        rows = deliveries.map { delivery in
+            Row(
+                time: time.relative(delivery.createdAt), door: delivery.door,
+                what: delivery.kind == .offline ? "offline" : "back online",
+                to: delivery.channel == .email ? delivery.target : "webhook",
+                state: delivery.state == .pending && delivery.attempts > 0
+                    ? "retrying (\(delivery.attempts) attempts)" : delivery.state.rawValue,
+                failed: delivery.state == .failed, error: delivery.lastError)
+        }
+        hasRows = !rows.isEmpty
+    }
+}

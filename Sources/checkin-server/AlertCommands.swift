@@ -1,0 +1,47 @@
+import ArgumentParser
+import CheckinCore
+import CheckinServer
+import KioskCore
+
+struct OfflineAlertsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "offline-alerts",
+        abstract: "Set (or show) where an event's offline alerts go: an e-mail address, a webhook URL, or both.",
+        discussion: """
+            A kiosk silent for 30 minutes, from 2 hours before the event until it closes, is alerted once per
+            silence, and again when it reports back. Webhooks are POSTs of JSON signed as Standard Webhooks; the
+            secret is printed. With neither option, prints the settings; --off turns the alerts off. The devices
+            page of the organizer's site sets the same.
+            """)
+
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id.") var event: UInt32
+    @Option(help: "The address alerts are e-mailed to.") var email: String?
+    @Option(name: .customLong("webhook-url"), help: "The https URL alerts are posted to.") var webhookURL: String?
+    @Flag(name: .customLong("allow-http"), help: "Accept a plain http webhook URL (a receiver on the venue's LAN).")
+    var allowHTTP = false
+    @Flag(help: "Turn the event's alerts off.") var off = false
+
+    func validate() throws {
+        if off && (email != nil || webhookURL != nil) {
+            throw ValidationError("give --off alone, or --email and/or --webhook-url")
+        }
+    }
+
+    func run() async throws {
+        let settings = try await withAdmin(options) { admin in
+            guard let known = try await admin.repository.event(EventID(event)) else {
+                throw CheckinAdmin.Failure.notFound("event \(event)")
+            }
+            if email == nil && webhookURL == nil && !off {
+                return try await admin.repository.offlineAlerts(event: known.id)
+            }
+            return try await admin.setOfflineAlerts(
+                event: known, email: email ?? "", webhookURL: webhookURL ?? "", allowPlainHTTP: allowHTTP)
+        }
+        print("email\t\(settings.email ?? "-")")
+        print("webhook_url\t\(settings.webhookURL ?? "-")")
+        if settings.webhookURL != nil { print("webhook_secret\t\(settings.webhookSecret ?? "-")") }
+        note(settings.isOn ? "offline alerts of event \(event) are on" : "offline alerts of event \(event) are off")
+    }
+}
