@@ -12,9 +12,9 @@ source scripts/postgres.sh
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 swift build --build-tests
 swift test --skip-build --skip BrowserTests 2>&1 | tee .build/test-output.txt
-# The browser test on its own: its page calls wait for Chromium on a thread of the (2-thread) concurrency pool
-# while the server in the same process answers Chromium on the other; beside the whole suite, other tests
-# holding that thread starved it (a page load over 60 s).
+# The browser test on its own. Its page calls wait for Chromium on threads of their own (BrowserPage+Async), not
+# on the 2-thread concurrency pool that the server in the same process answers Chromium from (beside the whole
+# suite that once starved a page load past 60 s); alone, its live-update waits do not compete with the suite.
 swift test --skip-build --filter BrowserTests 2>&1 | tee .build/browser-test-output.txt
 # FUZZ_SECONDS=0 leaves the fuzz step out (.ci/run runs it itself, beside the hardware-in-the-loop build).
 if [ "${FUZZ_SECONDS:-110}" != 0 ]; then Fuzz/run.sh ci "${FUZZ_SECONDS:-110}" 2>&1 | tail -n 12; fi

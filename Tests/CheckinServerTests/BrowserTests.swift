@@ -29,13 +29,15 @@ struct BrowserTests {
         return folders
     }()
 
-    static func screenshots(_ page: BrowserPage, _ name: String) throws {
+    static func screenshots(_ page: BrowserPage, _ name: String) async throws {
         for (suffix, width, height, mobile) in [("desktop", 1280, 800, false), ("phone", 390, 844, true)] {
-            try page.setViewport(width: width, height: height, mobile: mobile, deviceScaleFactor: mobile ? 2 : 1)
+            try await page.setViewport(width: width, height: height, mobile: mobile, deviceScaleFactor: mobile ? 2 : 1)
             // The whole page at desktop width; what a phone shows first at phone width.
-            for folder in folders { try page.screenshot(to: "\(folder)/\(name)-\(suffix).png", fullPage: !mobile) }
+            for folder in folders {
+                try await page.screenshot(to: "\(folder)/\(name)-\(suffix).png", fullPage: !mobile)
+            }
         }
-        try page.setViewport(width: 1280, height: 800)
+        try await page.setViewport(width: 1280, height: 800)
     }
 
     /// A kiosk, through the server's own routes (a second application on the same database and clock).
@@ -132,97 +134,114 @@ struct BrowserTests {
         }
 
         // Upper bounds only: the whole suite runs beside this test on 2 cores (15 s once ran out in CI).
-        let browser = try Chromium.launch(timeout: .seconds(60))
+        let browser = try await Chromium.launch(timeout: .seconds(60))
         defer { browser.close() }
-        let page = try browser.newPage()
+        let page = try await browser.newPage()
 
         // Signing in.
-        try page.navigate(to: server.url + "/events")
-        #expect(try page.currentURL.hasSuffix("/sign-in"))
-        try page.type(into: "#email", text: "ann@example.org")
-        try page.type(into: "#password", text: "wrong password")
-        try page.submit("form")
+        try await page.navigate(to: server.url + "/events")
+        #expect(try await page.url().hasSuffix("/sign-in"))
+        try await page.type(into: "#email", text: "ann@example.org")
+        try await page.type(into: "#password", text: "wrong password")
+        try await page.submit("form")
         #expect(page.status == 401)
-        #expect(try page.evaluate("document.querySelector('.error').textContent")?.contains("Wrong") == true)
-        try page.type(into: "#password", text: Self.password)
-        try page.submit("form")
-        #expect(try page.currentURL.hasSuffix("/events"))
-        #expect(try page.evaluate("document.body.innerText")?.contains("Winter Gala") == true)
+        #expect(try await page.evaluate("document.querySelector('.error').textContent")?.contains("Wrong") == true)
+        try await page.type(into: "#password", text: Self.password)
+        try await page.submit("form")
+        #expect(try await page.url().hasSuffix("/events"))
+        #expect(try await page.evaluate("document.body.innerText")?.contains("Winter Gala") == true)
 
         // The monitor: one row per device, the pills by last contact.
         let monitor = server.url + "/events/\(event.id.rawValue)/monitor"
-        try page.navigate(to: monitor)
+        try await page.navigate(to: monitor)
         #expect(page.status == 200)
-        func health(_ door: String) throws -> String? {
-            try page.evaluate(
+        func health(_ door: String) async throws -> String? {
+            try await page.evaluate(
                 "document.querySelector('#device-\(kiosks[door]!.enrolment.deviceId)')?.dataset.health ?? null")
         }
-        #expect(try health("North") == "offline")
-        #expect(try health("South") == "stale")
-        #expect(try health("East") == "live")
-        let pills = try page.evaluate(
+        #expect(try await health("North") == "offline")
+        #expect(try await health("South") == "stale")
+        #expect(try await health("East") == "live")
+        let pills = try await page.evaluate(
             "[...document.querySelectorAll('.pill')].map(p => p.textContent + ':' + getComputedStyle(p).backgroundColor).join(' ')"
         )
         #expect(pills?.contains("offline:rgb(255, 217, 222)") == true, "\(pills ?? "")")
         #expect(pills?.contains("stale:rgb(255, 233, 168)") == true, "\(pills ?? "")")
-        try Self.screenshots(page, "monitor")
+        try await Self.screenshots(page, "monitor")
 
         // A kiosk reports in: the row appears without a reload.
-        _ = try page.evaluate("window.stillTheSamePage = true")
+        _ = try await page.evaluate("window.stillTheSamePage = true")
         try await Self.withKioskAPI(server) { client in
             let west = try await Self.enrol(client, server, event: event.id, door: "West")
             try await Self.report(client, west, door: "West", pending: 0, at: server.clock.now())
         }
-        try page.waitFor("document.querySelector('#monitor-live').innerText.includes('West')", timeout: .seconds(60))
-        #expect(try page.evaluate("String(window.stillTheSamePage === true)") == "true")
+        try await page.waitFor(
+            "document.querySelector('#monitor-live').innerText.includes('West')", timeout: .seconds(60))
+        #expect(try await page.evaluate("String(window.stillTheSamePage === true)") == "true")
 
         // Time passes on the server's clock: at 10 minutes East and West turn stale; after 30 without anybody,
         // the empty state says the venue may be down, with the ops contact.
         server.clock.advance(by: 10 * 60)
-        try page.waitFor(
+        try await page.waitFor(
             "document.querySelector('#device-\(kiosks["East"]!.enrolment.deviceId)')?.dataset.health === 'stale'",
             timeout: .seconds(60))
         server.clock.advance(by: 20 * 60)
-        try page.waitFor("document.querySelector('#empty-state') !== null", timeout: .seconds(60))
-        let empty = try page.evaluate("document.querySelector('#empty-state').innerText") ?? ""
+        try await page.waitFor("document.querySelector('#empty-state') !== null", timeout: .seconds(60))
+        let empty = try await page.evaluate("document.querySelector('#empty-state').innerText") ?? ""
         #expect(empty.contains("No devices have synced in the last 30 minutes"))
         #expect(empty.contains("Venue ops, +1 555 0100"))
-        #expect(try page.evaluate("String(window.stillTheSamePage === true)") == "true")
+        #expect(try await page.evaluate("String(window.stillTheSamePage === true)") == "true")
         server.clock.set(start)
 
         // The dashboard and the guest list, for the README.
-        try page.navigate(to: server.url + "/events/\(event.id.rawValue)")
-        #expect(try page.evaluate("document.querySelector('#checked-in').textContent") == "24")
-        #expect(try page.evaluate("String(document.querySelectorAll('svg.chart rect').length > 3)") == "true")
-        try Self.screenshots(page, "dashboard")
-        try page.navigate(to: server.url + "/events/\(event.id.rawValue)/guests")
-        #expect(try page.evaluate("String(document.querySelectorAll('#guests tbody tr').length)") == "40")
+        try await page.navigate(to: server.url + "/events/\(event.id.rawValue)")
+        #expect(try await page.evaluate("document.querySelector('#checked-in').textContent") == "24")
+        #expect(try await page.evaluate("String(document.querySelectorAll('svg.chart rect').length > 3)") == "true")
+        try await Self.screenshots(page, "dashboard")
+        try await page.navigate(to: server.url + "/events/\(event.id.rawValue)/guests")
+        #expect(try await page.evaluate("String(document.querySelectorAll('#guests tbody tr').length)") == "40")
         // Every field has a label, and every button says what it does.
         #expect(
-            try page.evaluate(
+            try await page.evaluate(
                 "String([...document.querySelectorAll('input:not([type=hidden])')].every(i => i.labels.length > 0))")
                 == "true")
         #expect(
-            try page.evaluate(
+            try await page.evaluate(
                 "String([...document.querySelectorAll('button')].every(b => (b.getAttribute('aria-label') || b.textContent).trim().length > 0))"
             ) == "true")
-        try Self.screenshots(page, "guests")
+        try await Self.screenshots(page, "guests")
+
+        // The devices page: offline alerts set through its form, with labels on every field.
+        try await page.navigate(to: server.url + "/events/\(event.id.rawValue)/devices")
+        #expect(
+            try await page.evaluate(
+                "String([...document.querySelectorAll('input:not([type=hidden])')].every(i => i.labels.length > 0))")
+                == "true")
+        try await page.type(into: "#alert-email", text: "ops@example.org")
+        try await page.type(into: "#alert-webhook", text: "https://ops.example.org/hooks/doors")
+        try await page.submit("form[action$='/offline-alerts']")
+        #expect(try await page.evaluate("document.querySelector('.notice').textContent") == "Offline alerts saved.")
+        let secret = try await page.evaluate("document.querySelector('#alert-secret').textContent") ?? ""
+        #expect(secret.hasPrefix("whsec_"))
+        #expect(try await server.repository.offlineAlerts(event: event.id).webhookSecret == secret)
+        try await Self.screenshots(page, "devices")
 
         // Another tenant's event answers like one that does not exist.
-        try page.navigate(to: server.url + "/events/\(otherEvent.id.rawValue)/monitor")
+        try await page.navigate(to: server.url + "/events/\(otherEvent.id.rawValue)/monitor")
         #expect(page.status == 404)
-        let foreign = try page.evaluate("document.body.innerText")
-        try page.navigate(to: server.url + "/events/99999/monitor")
+        let foreign = try await page.evaluate("document.body.innerText")
+        try await page.navigate(to: server.url + "/events/99999/monitor")
         #expect(page.status == 404)
-        #expect(try page.evaluate("document.body.innerText") == foreign)
+        #expect(try await page.evaluate("document.body.innerText") == foreign)
 
         // A form whose token was tampered with is refused, and the organizer stays signed in.
-        try page.navigate(to: server.url + "/events")
-        _ = try page.evaluate("document.querySelector('form[action=\"/sign-out\"] input[name=csrf]').value = 'forged'")
-        try page.submit("form[action=\"/sign-out\"]")
+        try await page.navigate(to: server.url + "/events")
+        _ = try await page.evaluate(
+            "document.querySelector('form[action=\"/sign-out\"] input[name=csrf]').value = 'forged'")
+        try await page.submit("form[action=\"/sign-out\"]")
         #expect(page.status == 403)
-        try page.navigate(to: server.url + "/events")
-        #expect(try page.currentURL.hasSuffix("/events"))
+        try await page.navigate(to: server.url + "/events")
+        #expect(try await page.url().hasSuffix("/events"))
 
         let audit = try await server.repository.auditEntries(tenant: tenant.id, limit: 100).map(\.action)
         #expect(audit.contains("cross_tenant") && audit.contains("csrf_refused"))
