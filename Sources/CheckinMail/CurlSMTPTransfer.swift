@@ -93,6 +93,9 @@ struct CurlSMTPTransfer: ~Copyable {
         }
         try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(relay.connectTimeout))
         try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(relay.timeout))
+        // Each reply's wait, QUIT's included: libcurl leaves the total timeout out of the goodbye, so a relay that
+        // took the message and never answers QUIT would otherwise hold the step for its default of 120 s.
+        try set(CURLOPT_SERVER_RESPONSE_TIMEOUT, Int((Self.milliseconds(relay.timeout) + 999) / 1000))
         try set(CURLOPT_MAIL_FROM, "<\(from)>")
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_MAIL_RCPT, recipients), "CURLOPT_MAIL_RCPT")
         try set(CURLOPT_UPLOAD, 1)

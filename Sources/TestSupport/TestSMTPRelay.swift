@@ -19,17 +19,20 @@ public final class TestSMTPRelay: @unchecked Sendable {
         public var temporaryFailures = 0
         /// How long the relay takes with each message before storing it and answering (a real relay's queueing).
         public var dataDelayMilliseconds = 0
+        /// Takes messages but never answers QUIT.
+        public var silentQuit = false
 
         public init(
             certificate: (certificate: String, key: String)? = nil, implicitTLS: Bool = false,
             credentials: (username: String, password: String)? = nil, temporaryFailures: Int = 0,
-            dataDelayMilliseconds: Int = 0
+            dataDelayMilliseconds: Int = 0, silentQuit: Bool = false
         ) {
             self.certificate = certificate
             self.implicitTLS = implicitTLS
             self.credentials = credentials
             self.temporaryFailures = temporaryFailures
             self.dataDelayMilliseconds = dataDelayMilliseconds
+            self.silentQuit = silentQuit
         }
     }
 
@@ -75,6 +78,7 @@ public final class TestSMTPRelay: @unchecked Sendable {
         if options.implicitTLS { arguments.append("--implicit-tls") }
         if let (username, password) = options.credentials { arguments += ["--auth", "\(username):\(password)"] }
         if options.temporaryFailures > 0 { arguments += ["--tempfail-first", String(options.temporaryFailures)] }
+        if options.silentQuit { arguments.append("--silent-quit") }
         if options.dataDelayMilliseconds > 0 {
             arguments += ["--data-delay-ms", String(options.dataDelayMilliseconds)]
         }

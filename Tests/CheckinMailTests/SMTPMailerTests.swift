@@ -190,6 +190,18 @@ import Testing
         #expect(error.curlMessage.contains("\(port)"), "\(error.curlMessage)")
     }
 
+    /// libcurl leaves the total timeout out of QUIT; the per-reply timeout bounds it (default 120 s). A relay that
+    /// took the message and never says goodbye: the send succeeds (the 250 came) once the reply timeout ends.
+    @Test func aRelayThatNeverAnswersQuitHoldsTheSendOnlyForTheTimeout() async throws {
+        let relay = try TestSMTPRelay.start(.init(silentQuit: true))
+        let mailer = SMTPMailer(
+            relay: try SMTPRelay(host: "127.0.0.1", port: relay.port, security: .none, timeout: .seconds(2)))
+        let clock = ContinuousClock()
+        let took = try await clock.measure { try await mailer.send(try PassMail.make()) }
+        #expect(took < .seconds(60), "\(took): QUIT was waited for longer than the 2 s timeout allows")
+        #expect(try relay.received().count == 1)
+    }
+
     @Test func aSilentRelayTimesOut() async throws {
         let silent = try LoopbackSocket()
         let mailer = SMTPMailer(

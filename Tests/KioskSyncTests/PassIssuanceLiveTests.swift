@@ -220,8 +220,16 @@ extension PassIssuanceLiveTests {
         var rng = SplitMix64(seed: seed)
         for server in servers { try await server.start() }
         var sentAtKills: [Int] = []
-        for _ in 0..<kills {
-            try await Task.sleep(for: .milliseconds(Int.random(in: 150...900, using: &rng)))
+        for kill in 0..<kills {
+            // Each kill waits for the sending to reach its share of the guests (spread over the run, whatever the
+            // machine's speed: on a loaded one, fixed delays all fell before the first message), then a random
+            // moment more, so that it lands inside a step: between the relay's acceptance and the commit, too.
+            let target = guests * (kill + 1) / (kills + 2)
+            let deadline = ContinuousClock.now + .seconds(120)
+            while try relay.received().count < target, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...120, using: &rng)))
             let victim = servers[Int.random(in: 0..<servers.count, using: &rng)]
             sentAtKills.append(try relay.received().count)
             victim.kill()

@@ -39,11 +39,17 @@ class EphemeralPortController(Controller):
 
 
 class StoringHandler:
-    def __init__(self, directory, tempfail_first, data_delay):
+    def __init__(self, directory, tempfail_first, data_delay, silent_quit=False):
         self.directory = directory
         self.tempfail_left = tempfail_first
         self.data_delay = data_delay
+        self.silent_quit = silent_quit
         self.count = 0
+
+    async def handle_QUIT(self, server, session, envelope):
+        if self.silent_quit:
+            await asyncio.sleep(3600)  # a relay that never says goodbye
+        return "221 Bye"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if "tempfail" in address and "tempfail-data" not in address:
@@ -136,6 +142,7 @@ def main():
     parser.add_argument("--auth", help="USER:PASSWORD: require AUTH (LOGIN or PLAIN, over TLS only)")
     parser.add_argument("--tempfail-first", type=int, default=0, help="answer the first N messages with 451")
     parser.add_argument("--data-delay-ms", type=int, default=0, help="wait this long before taking each message")
+    parser.add_argument("--silent-quit", action="store_true", help="never answer QUIT")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     warnings.simplefilter("ignore", DeprecationWarning)  # aiosmtpd 1.4 reads its own deprecated login_data
@@ -161,7 +168,7 @@ def main():
     if context is not None and not args.implicit_tls:
         kwargs.update(tls_context=context, require_starttls=True)
 
-    handler = StoringHandler(args.dir, args.tempfail_first, args.data_delay_ms / 1000)
+    handler = StoringHandler(args.dir, args.tempfail_first, args.data_delay_ms / 1000, args.silent_quit)
     controller = EphemeralPortController(
         handler,
         hostname="127.0.0.1",
