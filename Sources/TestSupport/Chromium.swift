@@ -160,6 +160,13 @@ public final class Chromium: Sendable {
         posix_spawn_file_actions_adddup2(&fileActions, 1, 2)
         posix_spawn_file_actions_adddup2(&fileActions, commands.read, 3)
         posix_spawn_file_actions_adddup2(&fileActions, answers.write, 4)
+        // Nothing else: another test's pipe that is not close-on-exec (Foundation's `Pipe`, such as the SMTP
+        // relay's standard input) would otherwise stay open in the browser, and that child never see its EOF.
+        // glibc 2.34+; the Swift module hides it (_GNU_SOURCE).
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let closeFrom = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(closeFrom, to: CloseFrom.self)(&fileActions, 5)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// A real HTTP server on loopback that takes webhooks: it keeps every request (headers and raw body) and
@@ -34,6 +35,9 @@ final class WebhookReceiver: Sendable {
             return Response(status: HTTPResponse.Status(code: status))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        return try await app.test(.live) { client in try await body(try #require(client.port)) }
+        // On threads of its own: a test blocking pool threads beside it cannot keep it from answering.
+        return try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+            try await app.test(.live) { client in try await body(try #require(client.port)) }
+        }
     }
 }
