@@ -240,6 +240,12 @@ extension PostgresCheckinRepository {
             CREATE INDEX alert_delivery_by_event ON alert_delivery(event_id, created_at)
             """
         ),
+        (
+            5, "enrolment codes by device",
+            """
+            CREATE INDEX enrolment_code_by_device ON enrolment_code(device_id, used_at)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

@@ -245,6 +245,11 @@ extension SQLiteCheckinRepository {
                     CREATE INDEX alert_delivery_by_event ON alert_delivery(event_id, created_at);
                     """)
         }
+        migrator.registerMigration("0005 enrolment codes by device") { db in
+            // The device lists' "which event, enrolled by whom" is the device's latest redeemed code: looked up by
+            // device for each row (the monitor, the watch every 30 s), not by event.
+            try db.execute(sql: "CREATE INDEX enrolment_code_by_device ON enrolment_code(device_id, used_at)")
+        }
         return migrator
     }
 }
