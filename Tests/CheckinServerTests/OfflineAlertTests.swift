@@ -173,9 +173,14 @@ import Testing
                 let listed = try await page()
                 #expect(listed.contains("id=\"alerts\"") && listed.contains("back online"))
 
-                // Alerts off: a new silence queues nothing.
-                #expect(try await post("csrf=\(csrf)&email=&webhookURL=").0 == .seeOther)
+                // Alerts off: one queued before is not sent, and a new silence queues nothing.
                 try await WebPageTests.report(client, south, door: "South", pending: 0)
+                #expect(try await watch.check().count == 2)  // South back online, queued
+                #expect(try await post("csrf=\(csrf)&email=&webhookURL=").0 == .seeOther)
+                let dropped = try await watch.sendDue()
+                #expect(
+                    dropped.count == 2
+                        && dropped.allSatisfy { $0.state == .failed && $0.lastError?.contains("turned off") == true })
                 h.clock.advance(by: 31 * 60)
                 #expect(try await watch.check().isEmpty)
             }

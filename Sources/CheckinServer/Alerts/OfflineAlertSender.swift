@@ -35,9 +35,17 @@ public struct OfflineAlertSender: Sendable {
             let message = OfflineAlertMessage(
                 delivery: delivery, event: event, monitorURL: "\(publicURL)/events/\(event.id.rawValue)/monitor",
                 timeZone: timeZone)
+            // Alerts the organizer turned off since this one was queued are not sent.
+            let settings = try await repository.offlineAlerts(event: event.id)
             switch delivery.channel {
-            case .email: return await email(message)
-            case .webhook: return await webhook(message, now: now)
+            case .email:
+                guard settings.email != nil else { return .fail(error: "the event's e-mail alerts were turned off") }
+                return await email(message)
+            case .webhook:
+                guard settings.webhookURL != nil, let secret = settings.webhookSecret else {
+                    return .fail(error: "the event's webhook alerts were turned off")
+                }
+                return await webhook(message, secret: secret, now: now)
             }
         } catch {
             return .retry(error: "\(error)")
@@ -56,13 +64,9 @@ public struct OfflineAlertSender: Sendable {
         }
     }
 
-    func webhook(_ message: OfflineAlertMessage, now: Date) async -> AlertDeliveryResult {
-        let settings: OfflineAlertSettings
-        do { settings = try await repository.offlineAlerts(event: message.event.id) } catch {
-            return .retry(error: "\(error)")
-        }
-        guard let secretText = settings.webhookSecret, let secret = try? WebhookSecretKey(secretText) else {
-            return .fail(error: "the event's webhook alerts were turned off")
+    func webhook(_ message: OfflineAlertMessage, secret secretText: String, now: Date) async -> AlertDeliveryResult {
+        guard let secret = try? WebhookSecretKey(secretText) else {
+            return .fail(error: "the event's webhook secret is not a whsec_ secret: set the webhook URL again")
         }
         let timestamp = Int64(now.timeIntervalSince1970.rounded(.down))
         let body: [UInt8]
