@@ -30,13 +30,17 @@ public struct SyncEnrolment: Equatable, Sendable {
     }
 }
 
-/// When the server last answered and the clock offset it showed (server time minus the device's, ms).
+/// When the server last answered and the clock offset it showed (server time minus the device's, ms), with how
+/// far that offset may be off (half the round trip of the exchange it was measured at, grown with age since).
 public struct SyncContact: Equatable, Sendable {
     public var at: Date
     public var clockOffsetMilliseconds: Int64
+    /// nil: not known (a contact recorded before the kiosk kept it).
+    public var clockOffsetUncertaintyMilliseconds: Int64?
 
-    public init(at: Date, clockOffsetMilliseconds: Int64) {
+    public init(at: Date, clockOffsetMilliseconds: Int64, clockOffsetUncertaintyMilliseconds: Int64? = nil) {
         self.at = at
         self.clockOffsetMilliseconds = clockOffsetMilliseconds
+        self.clockOffsetUncertaintyMilliseconds = clockOffsetUncertaintyMilliseconds
     }
 }

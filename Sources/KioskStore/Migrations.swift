@@ -7,7 +7,7 @@
 /// Times are milliseconds since 1970 (INTEGER). Guest ids are the 16-character base32 codes. `name_key`,
 /// `email_key` and `roster_words.word` are written by the store (`SearchKey`), not by SQL.
 enum Migrations {
-    static let all: [Migration] = [createTables, rosterWords, syncState, rosterSync, reverts]
+    static let all: [Migration] = [createTables, rosterWords, syncState, rosterSync, reverts, clockOffsetUncertainty]
 
     static let createTables = Migration(
         number: 1, name: "roster, tombstones, check-ins, sync queue, audit log",
@@ -176,5 +176,12 @@ enum Migrations {
             ALTER TABLE check_ins ADD COLUMN queue_sequence INTEGER;
             ALTER TABLE sync_queue ADD COLUMN reverts INTEGER;
             ALTER TABLE sync_failures ADD COLUMN kind TEXT NOT NULL DEFAULT 'check_in';
+            """)
+
+    /// How far the kept clock offset may be off, so a slow exchange does not replace a precise measure.
+    static let clockOffsetUncertainty = Migration(
+        number: 6, name: "clock offset uncertainty",
+        sql: """
+            ALTER TABLE sync_enrolment ADD COLUMN clock_offset_uncertainty_ms INTEGER;
             """)
 }

@@ -41,8 +41,15 @@ extension SQLiteDoorStore {
     public func recordContact(_ contact: SyncContact) throws {
         try write("recording contact with the server", durability: .normal) { db in
             try db.execute(
-                sql: "UPDATE sync_enrolment SET last_contact = :at, clock_offset_ms = :offset WHERE id = 1",
-                arguments: ["at": contact.at.storeMilliseconds, "offset": contact.clockOffsetMilliseconds])
+                sql: """
+                    UPDATE sync_enrolment SET last_contact = :at, clock_offset_ms = :offset,
+                        clock_offset_uncertainty_ms = :uncertainty
+                    WHERE id = 1
+                    """,
+                arguments: [
+                    "at": contact.at.storeMilliseconds, "offset": contact.clockOffsetMilliseconds,
+                    "uncertainty": contact.clockOffsetUncertaintyMilliseconds,
+                ])
         }
     }
 
@@ -51,12 +58,17 @@ extension SQLiteDoorStore {
         try read("reading the last contact") { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT last_contact, clock_offset_ms FROM sync_enrolment WHERE id = 1"),
+                    db,
+                    sql: """
+                        SELECT last_contact, clock_offset_ms, clock_offset_uncertainty_ms FROM sync_enrolment WHERE id = 1
+                        """),
                 let at = try row.decode(Int64?.self, forColumn: Column("last_contact"))
             else { return nil }
             return SyncContact(
                 at: Date(storeMilliseconds: at),
-                clockOffsetMilliseconds: try row.decode(Int64?.self, forColumn: Column("clock_offset_ms")) ?? 0)
+                clockOffsetMilliseconds: try row.decode(Int64?.self, forColumn: Column("clock_offset_ms")) ?? 0,
+                clockOffsetUncertaintyMilliseconds: try row.decode(
+                    Int64?.self, forColumn: Column("clock_offset_uncertainty_ms")))
         }
     }
 

@@ -24,10 +24,8 @@ public enum Enrolling {
         try store.saveEnrolment(enrolment)
         try store.startRosterDownload(event: event)
         try store.recordContact(
-            SyncContact(
-                at: exchange.receivedAt,
-                clockOffsetMilliseconds: ClockOffset.milliseconds(
-                    serverTime: answer.serverTime, sentAt: exchange.sentAt, receivedAt: exchange.receivedAt)))
+            ClockOffset.contact(serverTime: answer.serverTime, sentAt: exchange.sentAt, receivedAt: exchange.receivedAt)
+        )
         return enrolment
     }
 

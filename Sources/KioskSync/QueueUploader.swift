@@ -71,9 +71,10 @@ public struct QueueUploader {
     }
 
     mutating func noteContact(serverTime: Date, _ sentAt: Date, _ receivedAt: Date, _ store: SQLiteDoorStore) throws {
-        let offset = ClockOffset.milliseconds(serverTime: serverTime, sentAt: sentAt, receivedAt: receivedAt)
-        clockOffsetMilliseconds = offset
-        try store.recordContact(SyncContact(at: receivedAt, clockOffsetMilliseconds: offset))
+        let measured = ClockOffset.contact(serverTime: serverTime, sentAt: sentAt, receivedAt: receivedAt)
+        let contact = try store.lastContact()?.merged(with: measured) ?? measured
+        clockOffsetMilliseconds = contact.clockOffsetMilliseconds
+        try store.recordContact(contact)
     }
 
     /// The wire item of a queued check-in or revert: keyed by device, queue epoch and the queue's sequence

@@ -25,6 +25,10 @@ struct SyncStateTests {
         #expect(try store.enrolment() == again)
         try store.recordContact(SyncContact(at: Fixture.time(5), clockOffsetMilliseconds: -300_000))
         #expect(try store.lastContact() == SyncContact(at: Fixture.time(5), clockOffsetMilliseconds: -300_000))
+        let measured = SyncContact(
+            at: Fixture.time(6), clockOffsetMilliseconds: -300_040, clockOffsetUncertaintyMilliseconds: 35)
+        try store.recordContact(measured)
+        #expect(try store.lastContact() == measured)
     }
 
     @Test("batches come in scan order, at most the limit", arguments: StoreKind.allCases)

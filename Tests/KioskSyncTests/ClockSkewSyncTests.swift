@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import KioskStore
 import KioskSync
+import TestSupport
 import Testing
 
 /// The kiosk's clock, five minutes fast (or any offset): scans are stamped with it, and the sync measures it.
@@ -19,6 +20,13 @@ struct ClockSkewSyncTests {
         "a kiosk five minutes fast: the server keeps its scan times and orders by the corrected ones; a second offline window replays in order",
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func fiveMinutesFastAndASecondWindow() async throws {
+        // The kiosk's exchanges on threads of their own: on the cooperative pool, beside tests that block it
+        // waiting for child processes, an answer sat unread for half a minute, and the offset measured at it
+        // was off by half that (within its bound, but the bound was wide).
+        try await withTaskExecutorPreference(DedicatedExecutor.shared) { try await fiveMinutesFast() }
+    }
+
+    func fiveMinutesFast() async throws {
         let server = try await EndToEndSyncTests.server()
         defer { server.stop() }
         let north = try LiveKioskFolder(door: "North", server: server)
@@ -33,10 +41,13 @@ struct ClockSkewSyncTests {
         // First window: one contact with the server (the kiosk learns its offset), then offline scans an hour
         // ago by the kiosk's fast clock, uploaded now.
         _ = try await SyncOnce.run(configuration: conf, store: store, clock: clock)
-        let offset = try #require(try store.lastContact()?.clockOffsetMilliseconds)
-        // Measured against the middle of the exchange: off by at most half its round trip (seconds on a
-        // loaded machine), nowhere near the 300 s.
-        #expect(abs(offset + 300_000) < 10_000, "the kiosk measured its clock 300 s fast: \(offset) ms")
+        let contact = try #require(try store.lastContact())
+        let offset = contact.clockOffsetMilliseconds
+        let bound = try #require(contact.clockOffsetUncertaintyMilliseconds)
+        // Measured against the middle of the exchange: off by at most half its round trip, the bound the kiosk
+        // keeps with it (the most precise exchange's), nowhere near the 300 s.
+        #expect(abs(offset + 300_000) <= bound, "the kiosk measured its clock 300 s fast: \(offset) ± \(bound) ms")
+        #expect(bound < 30_000, "a bound of \(bound) ms")
         let first = Array(roster.prefix(5))
         let firstTimes = first.indices.map {
             clock.now().addingTimeInterval(-3600 + Double($0) * 10)
@@ -66,9 +77,12 @@ struct ClockSkewSyncTests {
         #expect(
             checkIns.map(\.scannedAt.millisecondsSince1970) == (firstTimes + secondTimes).map(\.millisecondsSince1970),
             "the device's own times are kept")
+        // Every upload carries the kiosk's best offset so far: a later measure replaces it only when its own bound
+        // is no wider than the kept one's grown by drift (a few milliseconds over this test), so each
+        // correction is within the first run's bound, and a second to spare.
         for line in checkIns {
             let correction = line.correctedAt.timeIntervalSince(line.scannedAt)
-            #expect(abs(correction + 300) < 10, "corrected by the offset: \(correction) s")
+            #expect(abs(correction + 300) * 1000 <= Double(bound) + 1000, "corrected by the offset: \(correction) s")
         }
         // By the device's clock the second window's scans lie in the server's future; corrected, none does.
         #expect(checkIns.suffix(5).allSatisfy { $0.scannedAt > $0.receivedAt })
