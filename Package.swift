@@ -45,6 +45,8 @@ let package = Package(
         systemLibrary("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        // zxing-cpp is C++: a compiled shim gives it a C interface (Sources/CZXing/include/CZXing.h).
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
         // Kernel headers only (linux/fb.h): no library to link.
         .systemLibrary(name: "CLinuxFramebuffer", path: "Sources/CLinuxFramebuffer"),
 
@@ -57,7 +59,7 @@ let package = Package(
 
         // Adapters, one per outside world.
         .target(name: "KioskCrypto", dependencies: ["KioskCore", "COpenSSL"]),
-        .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar"]),
+        .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar", "CZXing"]),
         .target(name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"]),
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
         // RFC 4180 CSV with encoding checks, and the roster's columns: the kiosk's roster import (and the fuzzer).
@@ -229,5 +231,6 @@ let package = Package(
             dependencies: ["CheckinMail", "TestSupport", "KioskQRCode", "KioskImageIO", "KioskDecoding", "KioskCore"]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -137,16 +137,13 @@ extension KioskConfiguration {
                 c.captureWidth = w
                 c.captureHeight = h
             case "decoder_passes":
-                var passes: [DecoderSettings.Pass] = []
-                for name in value.split(separator: ",").map({ String($0).trimmingCharacters(in: " ") }) {
-                    guard let p = DecoderSettings.Pass(rawValue: name) else {
-                        let all = DecoderSettings.Pass.allCases.map(\.rawValue).joined(separator: ", ")
-                        throw fail("unknown decoder pass '\(name)': choose from \(all)")
-                    }
-                    passes.append(p)
+                switch DecoderSettings.parseCascade(value) {
+                case .success(let cascade):
+                    c.decoder.passes = cascade.passes
+                    c.decoder.gatedFrom = cascade.gatedFrom
+                case .failure(let error):
+                    throw fail(error.description)
                 }
-                guard !passes.isEmpty else { throw fail("'decoder_passes' needs at least one pass") }
-                c.decoder.passes = passes
             case "verdict_seconds": c.verdictSeconds = try number(0.5...60, unit: "s")
             case "font": c.fontRegular = value
             case "font_bold": c.fontBold = value

@@ -85,26 +85,3 @@ public struct KioskConfiguration: Equatable, Sendable {
         return baseDirectory.hasSuffix("/") ? baseDirectory + path : baseDirectory + "/" + path
     }
 }
-
-/// How the decoder tries harder on frames that do not read at first.
-public struct DecoderSettings: Equatable, Sendable {
-    public enum Pass: String, Equatable, Sendable, CaseIterable {
-        /// The frame as captured.
-        case full
-        /// Box-averaged to half size: fills the frame less, smooths screen moire.
-        case half
-        /// Box-averaged to a quarter: codes filling a big photo, strong moire.
-        case quarter
-        /// Local contrast normalised: dim, overexposed, glare and shadow.
-        case normalized
-        /// Light-on-dark codes.
-        case inverted
-    }
-
-    /// Tried in order until one finds a code.
-    public var passes: [Pass] = [.full, .half, .normalized, .quarter, .inverted]
-    /// Frames larger than this many pixels on the long side are first box-scaled down to about it.
-    public var maxSide = 1280
-
-    public init() {}
-}

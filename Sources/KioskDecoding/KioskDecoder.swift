@@ -1,27 +1,35 @@
 import KioskCore
 
-/// The kiosk's QR decoder: bare zbar first, then preprocessed versions of the frame until one reads.
+/// The kiosk's QR decoder: a cascade of engines (zbar, zxing-cpp) on preprocessed versions of the frame, in
+/// `settings.passes` order, stopping at the first pass that finds any QR code.
 ///
 /// Frames whose longer side exceeds `DecoderSettings.maxSide` (phone photos, 4000×3000) are first
-/// box-scaled by an integer factor to at most `maxSide`: zbar reads a code in a big photo better at
-/// about 1000 px than at full size, and much faster. The passes then run in `settings.passes` order and
-/// the decoder stops at the first that finds any QR code:
+/// box-scaled by an integer factor to at most `maxSide`: both engines read a code in a big photo better at
+/// about 1000 px than at full size, and much faster. Each pass is an engine on one of these images:
 ///
-/// - `full`: the (pre-scaled) frame as it is.
+/// - `full`: the (pre-scaled) frame as it is (zxing-cpp also tries its own downscaled copies of it).
 /// - `half`, `quarter`: box-averaged by 2 and 4. Codes that fill the frame, screen moire, sensor noise.
 ///   Skipped when the result would be under 32 px on its shorter side.
 /// - `normalized`: local contrast normalisation (dim, overexposed, glare, shadow), first on the
 ///   half-size frame, where averaging has already removed the moire and noise that normalising would
 ///   amplify, then on the full frame for codes with modules too small to survive halving.
 /// - `inverted`: light-on-dark codes, at full size.
+/// - `sharpened`: unsharp-masked (defocus, motion blur), at full size.
 ///
-/// If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
-/// at its own resolution (small codes in big photos), reported as found by `unscaled`.
+/// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
+/// frame: a frame with nothing code-like in it costs the passes before the gate and that look, not the whole
+/// cascade. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
+/// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
-/// Results are deduplicated by payload. Not thread-safe (it owns a `ZBarScanner`): one per task.
+/// Both engines report only codes whose error correction succeeded; a pass's results are deduplicated by
+/// payload, and only one pass's results are returned, so two engines never give one code twice.
+/// Not thread-safe (it owns a `ZBarScanner`): one per task.
 public final class KioskDecoder: FrameDecoder {
     public let settings: DecoderSettings
-    private let scanner = ZBarScanner()
+    private let zbar = ZBarScanner()
+    private let zxing = ZXingReader(tryDownscale: true)
+    private let zxingNoDownscale = ZXingReader(tryDownscale: false)
+    private let gate = FinderPatternGate()
 
     public init(settings: DecoderSettings = DecoderSettings()) {
         self.settings = settings
@@ -29,19 +37,20 @@ public final class KioskDecoder: FrameDecoder {
 
     public func decode(_ frame: GrayFrame) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
-        for pass in settings.passes {
+        for (index, pass) in settings.passes.enumerated() {
+            if index == settings.gatedFrom, !gate.isCodeLike(images.working) { return [] }
             let found = run(pass, on: &images)
             if !found.isEmpty { return found }
         }
         if images.isPreScaled {
-            return Self.unique(scanner.scan(frame), foundBy: "unscaled")
+            return Self.unique(zbar.scan(frame), foundBy: "zbar:unscaled")
         }
         return []
     }
 
     /// The first configured pass only: the capture loop's cheap look at an idle scene.
     public func decodeQuickly(_ frame: GrayFrame) -> [DecodedCode] {
-        decode(frame, pass: settings.passes.first ?? .full)
+        decode(frame, pass: settings.passes.first ?? .zbar(.full))
     }
 
     /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.
@@ -50,19 +59,23 @@ public final class KioskDecoder: FrameDecoder {
         return run(pass, on: &images)
     }
 
-    /// The images zbar is given for `pass` (after the `maxSide` pre-scale), in the order it is given them.
+    /// The images the engine is given for `pass` (after the `maxSide` pre-scale), in the order it is given them.
     public func images(for frame: GrayFrame, pass: DecoderSettings.Pass) -> [GrayFrame] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         var inputs: [GrayFrame] = []
-        while let image = images.input(for: pass, attempt: inputs.count) { inputs.append(image) }
+        while let image = images.input(for: pass.image, attempt: inputs.count) { inputs.append(image) }
         return inputs
     }
 
     private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages) -> [DecodedCode] {
         var attempt = 0
-        while let image = images.input(for: pass, attempt: attempt) {
-            let payloads = scanner.scan(image)
-            if !payloads.isEmpty { return Self.unique(payloads, foundBy: pass.rawValue) }
+        while let image = images.input(for: pass.image, attempt: attempt) {
+            let payloads =
+                switch pass.engine {
+                case .zbar: zbar.scan(image)
+                case .zxing: pass.image == .full ? zxing.scan(image) : zxingNoDownscale.scan(image)
+                }
+            if !payloads.isEmpty { return Self.unique(payloads, foundBy: pass.description) }
             attempt += 1
         }
         return []
@@ -99,8 +112,8 @@ struct PassImages {
 
     /// The image for a pass's `attempt`-th scan (0, 1, ...), made only when asked for; nil when the pass
     /// has no more.
-    mutating func input(for pass: DecoderSettings.Pass, attempt: Int) -> GrayFrame? {
-        switch (pass, attempt) {
+    mutating func input(for image: DecoderSettings.Image, attempt: Int) -> GrayFrame? {
+        switch (image, attempt) {
         case (.full, 0):
             return working
         case (.half, 0):
@@ -114,6 +127,8 @@ struct PassImages {
             return half() == nil ? nil : ImagePreprocessing.contrastNormalized(working)
         case (.inverted, 0):
             return ImagePreprocessing.inverted(working)
+        case (.sharpened, 0):
+            return ImagePreprocessing.sharpened(working)
         default:
             return nil
         }

@@ -11,7 +11,9 @@ struct KioskBench: AsyncParsableCommand {
             'all' leaves out 'sync', which takes minutes and runs a check-in server (and PostgreSQL if reachable).
             """,
         subcommands: [
-            PipelineBench.self, LookupBench.self, RobustnessBench.self, IdleBench.self, SyncBench.self, WebBench.self,
+            PipelineBench.self, LookupBench.self, RobustnessBench.self, DecoderBench.self, IdleBench.self,
+            SyncBench.self,
+            WebBench.self,
             IssuanceBench.self,
             AllBenches.self,
         ],

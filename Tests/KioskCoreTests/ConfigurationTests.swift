@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KioskCore
@@ -24,7 +25,7 @@ import Testing
             motion_threshold = 6
             quiet_time = 4s
             capture_size = 1280x720
-            decoder_passes = full, half, inverted
+            decoder_passes = full, ZXING:half, zbar:inverted
             decoder_max_side = 1600
             log_level = debug
             """
@@ -38,7 +39,23 @@ import Testing
         #expect(c.repeatWindow == 2.5 && c.effectiveReplayFPS == 0.2)
         #expect(c.idleFPS == 10 && c.activeFPS == 25 && c.quietTime == 4)
         #expect(c.captureWidth == 1280 && c.captureHeight == 720)
-        #expect(c.decoder.passes == [.full, .half, .inverted] && c.decoder.maxSide == 1600)
+        #expect(c.decoder.passes == [.zbar(.full), .zxing(.half), .zbar(.inverted)] && c.decoder.maxSide == 1600)
+    }
+
+    @Test func decoderCascadeWithAGateIsParsedAndWrittenBack() throws {
+        let c = try KioskConfiguration.parse(
+            "trusted_key = 1 k.pem\ndecoder_passes = zxing:full | zbar:full, sharpened\n", file: "kiosk.conf")
+        #expect(c.decoder.passes == [.zxing(.full), .zbar(.full), .zbar(.sharpened)])
+        #expect(c.decoder.gatedFrom == 1)
+        #expect(c.decoder.cascadeText == "zxing:full | zbar:full, zbar:sharpened")
+        let plain = try KioskConfiguration.parse("trusted_key = 1 k.pem\ndecoder_passes = full, inverted\n", file: "k")
+        #expect(plain.decoder.gatedFrom == nil)
+    }
+
+    @Test func theShippedKioskConfHasTheDefaultCascade() throws {
+        let text = try String(contentsOfFile: "kiosk.conf", encoding: .utf8)
+        let c = try KioskConfiguration.parse(text, file: "kiosk.conf")
+        #expect(c.decoder == DecoderSettings(), "kiosk.conf's decoder_passes and decoder_max_side are the defaults")
     }
 
     @Test(arguments: [
@@ -49,6 +66,10 @@ import Testing
         ("just words\n", 1, "expected 'key = value'"),
         ("idle_fps = 30\nactive_fps = 15\n", 2, "must not be lower"),
         ("decoder_passes = full, sideways\n", 1, "unknown decoder pass 'sideways'"),
+        ("decoder_passes = zxing:full, quirc:full\n", 1, "unknown decoder pass 'quirc:full': write ENGINE:IMAGE"),
+        ("decoder_passes = half, zbar:half\n", 1, "decoder pass 'zbar:half' is listed twice"),
+        ("decoder_passes = zxing:full | zbar:full | zbar:half\n", 1, "more than one '|'"),
+        ("decoder_passes = zxing:full, zbar:full |\n", 1, "needs passes before and after it"),
         ("trusted_key = one\n", 1, "'trusted_key' must be"),
     ])
     func namesFileLineAndProblem(text: String, line: Int, fragment: String) {

@@ -13,10 +13,16 @@ import Testing
     static let scene = TestScenes.place(code.image, scale: 5, width: 640, height: 480)
 
     let decoder = KioskDecoder()
+    /// zbar's passes alone, the cascade of before zxing-cpp: what each preprocessing adds to zbar.
+    let zbarCascade = KioskDecoder(
+        settings: DecoderSettings(passes: [
+            .zbar(.full), .zbar(.half), .zbar(.normalized), .zbar(.quarter), .zbar(.inverted),
+        ]))
     let bareZBar = ZBarScanner()
 
     @Test func plainCodeIsReadByTheFullPass() {
-        #expect(decoder.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "full")])
+        #expect(decoder.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
+        #expect(zbarCascade.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "zbar:full")])
     }
 
     @Test func codeFillingTheFrameBeyondItsQuietZoneIsRead() {
@@ -30,8 +36,9 @@ import Testing
     @Test func invertedCodeNeedsTheInvertedPass() {
         let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
         #expect(bareZBar.scan(inverted).isEmpty)
-        #expect(decoder.decode(inverted, pass: .full).isEmpty)
-        #expect(decoder.decode(inverted) == [DecodedCode(payload: Self.payload, foundBy: "inverted")])
+        #expect(zbarCascade.decode(inverted, pass: .zbar(.full)).isEmpty)
+        #expect(zbarCascade.decode(inverted) == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")])
+        #expect(decoder.decode(inverted).map(\.payload) == [Self.payload])
     }
 
     @Test func darkLowContrastCodeIsRead() {
@@ -53,7 +60,8 @@ import Testing
             TestScenes.pixel(Double(value) * (x % 3 == 0 || y % 3 == 0 ? 0.35 : 1) * 0.8 + 30)
         }
         #expect(bareZBar.scan(screen).isEmpty)
-        #expect(decoder.decode(screen) == [DecodedCode(payload: Self.payload, foundBy: "half")])
+        #expect(zbarCascade.decode(screen) == [DecodedCode(payload: Self.payload, foundBy: "zbar:half")])
+        #expect(decoder.decode(screen).map(\.payload) == [Self.payload])
     }
 
     @Test func noisyLowContrastCodeIsReadAfterAveragingOrNormalising() {
@@ -77,8 +85,9 @@ import Testing
             return TestScenes.pixel((value < 128 ? 0 : 10) + 200 - distance / 2)
         }
         #expect(bareZBar.scan(glare).isEmpty)
-        #expect(decoder.decode(glare, pass: .half).isEmpty)
-        #expect(decoder.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "normalized")])
+        #expect(zbarCascade.decode(glare, pass: .zbar(.half)).isEmpty)
+        #expect(zbarCascade.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "zbar:normalized")])
+        #expect(decoder.decode(glare).map(\.payload) == [Self.payload])
     }
 
     @Test func downscaledAndUpscaledCodesAreRead() {
@@ -91,7 +100,7 @@ import Testing
     @Test func bigPhotoIsPreScaledToMaxSide() {
         // 2600×1950 with the code filling most of its height: pre-scaled by 3 to 866×650.
         let photo = TestScenes.place(Self.code.image, scale: 28, width: 2600, height: 1950, fill: 230)
-        #expect(decoder.images(for: photo, pass: .full).map(\.width) == [866])
+        #expect(decoder.images(for: photo, pass: .zbar(.full)).map(\.width) == [866])
         #expect(decoder.decode(photo).map(\.payload) == [Self.payload])
     }
 
@@ -110,7 +119,8 @@ import Testing
                 pair[x + 320, y] = single[x, y]
             }
         }
-        #expect(decoder.decode(pair) == [DecodedCode(payload: Self.payload, foundBy: "full")])
+        #expect(decoder.decode(pair) == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
+        #expect(zbarCascade.decode(pair) == [DecodedCode(payload: Self.payload, foundBy: "zbar:full")])
     }
 
     @Test func noiseAndBlankFramesDecodeToNothing() {
@@ -121,12 +131,56 @@ import Testing
 
     @Test func passesRunInTheConfiguredOrderOnly() {
         var settings = DecoderSettings()
-        settings.passes = [.full]
+        settings.passes = [.zbar(.full)]
         let fullOnly = KioskDecoder(settings: settings)
         let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
         #expect(fullOnly.decode(inverted).isEmpty)
-        settings.passes = [.inverted, .full]
-        #expect(KioskDecoder(settings: settings).decode(Self.scene).first?.foundBy == "full")
-        #expect(KioskDecoder(settings: settings).decode(inverted).first?.foundBy == "inverted")
+        settings.passes = [.zbar(.inverted), .zxing(.full)]
+        #expect(KioskDecoder(settings: settings).decode(Self.scene).first?.foundBy == "zxing:full")
+        #expect(KioskDecoder(settings: settings).decode(inverted).first?.foundBy == "zbar:inverted")
+    }
+
+    @Test func theFinderGateSeesCodesInEitherPolarityAndDimLightButNotNoise() {
+        let gate = FinderPatternGate()
+        #expect(gate.finderCount(Self.scene) >= 3, "three finder patterns in a plain code")
+        let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
+        #expect(gate.isCodeLike(inverted))
+        let dim = TestScenes.map(Self.scene) { _, _, value in value < 128 ? 20 : 34 }
+        #expect(gate.isCodeLike(dim))
+        #expect(!gate.isCodeLike(GrayFrame(width: 640, height: 480, fill: 128)))
+        // A smooth light gradient (a wall under a lamp) has no finder patterns.
+        #expect(
+            !gate.isCodeLike(
+                TestScenes.map(GrayFrame(width: 640, height: 480, fill: 0)) { x, y, _ in
+                    TestScenes.pixel(60 + Double(x) / 4 + Double(y) / 8)
+                }))
+        #expect(!gate.isCodeLike(GrayFrame(width: 0, height: 0, pixels: [])))
+        // Far away: 2 px modules.
+        let small = TestScenes.place(Self.code.image, scale: 2, width: 640, height: 480)
+        #expect(gate.isCodeLike(small))
+    }
+
+    @Test func passesAfterTheGateRunOnlyOnCodeLikeFrames() {
+        // zbar on the frame as it is cannot read light-on-dark; behind the gate, the inverted pass still reads it,
+        // because the gate looks for finder patterns in both polarities.
+        let gated = KioskDecoder(settings: DecoderSettings(passes: [.zbar(.full), .zbar(.inverted)], gatedFrom: 1))
+        let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
+        #expect(gated.decode(inverted) == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")])
+        #expect(gated.decode(TestScenes.noise(width: 640, height: 480)).isEmpty)
+    }
+
+    @Test func theDefaultCascadeReadsWhatEitherEngineAloneMisses() {
+        // Light-on-dark (zxing-cpp 1.4 reads no inverted codes, zbar neither) and a weak code under glare.
+        let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
+        #expect(ZXingReader().scan(inverted).isEmpty && bareZBar.scan(inverted).isEmpty)
+        #expect(decoder.decode(inverted).map(\.payload) == [Self.payload])
+    }
+
+    @Test func zxingReadsOnlyWhatItsErrorCorrectionAccepts() {
+        #expect(ZXingReader().scan(Self.scene) == [Self.payload])
+        // Half the symbol overwritten: too many errors for any correction; nothing, never a wrong payload.
+        let damaged = TestScenes.map(Self.scene) { x, _, value in x > 320 ? (x % 7 < 3 ? 0 : 255) : value }
+        #expect(ZXingReader().scan(damaged).allSatisfy { $0 == Self.payload })
+        #expect(decoder.decode(damaged).allSatisfy { $0.payload == Self.payload })
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import KioskCore
+import KioskImageIO
 import KioskTesting
 import Testing
 
@@ -44,6 +46,33 @@ import Testing
         let bad = try Fixtures.run("kioskctl", ["decode", folder + "/bad.jpg"])
         #expect(bad.0 == 2)
         #expect(bad.2.contains("bad.jpg"))
+    }
+
+    @Test func decodeUsesTheCascadeOfTheGivenConfiguration() throws {
+        let manifest = try Fixtures.manifest()
+        let valid = manifest.entries.first { $0.file.hasPrefix("001") }!
+        let folder = Fixtures.temporaryFolder()
+        // Light-on-dark: the default cascade has passes for it; zbar on the frame as it is does not read it.
+        let frame = try ImageFile.read(path: "test-images/" + valid.file)
+        let inverted = GrayFrame(width: frame.width, height: frame.height, pixels: frame.pixels.map { ~$0 })
+        try ImageFile.writePNG(inverted, to: folder + "/inverted.png")
+        try "trusted_key = 1 issuer.pem\ndecoder_passes = zbar:full\n".write(
+            toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        let byDefault = try Fixtures.run("kioskctl", ["decode", folder + "/inverted.png"])
+        #expect(byDefault.0 == 0 && byDefault.1 == "QR-Code:\(valid.codes[0])\n")
+        let zbarOnly = try Fixtures.run(
+            "kioskctl", ["decode", "--config", folder + "/kiosk.conf", folder + "/inverted.png"])
+        #expect(zbarOnly.0 == 4 && zbarOnly.1.isEmpty)
+        try "trusted_key = 1 issuer.pem\ndecoder_passes = zbar:full, zbar:inverted\n".write(
+            toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        let withInverted = try Fixtures.run(
+            "kioskctl", ["decode", "--config", folder + "/kiosk.conf", folder + "/inverted.png"])
+        #expect(withInverted.0 == 0 && withInverted.1 == "QR-Code:\(valid.codes[0])\n")
+        try "trusted_key = 1 issuer.pem\ndecoder_passes = zbar:full, zxing:sideways\n".write(
+            toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
+        let broken = try Fixtures.run(
+            "kioskctl", ["decode", "--config", folder + "/kiosk.conf", folder + "/inverted.png"])
+        #expect(broken.0 == 1 && broken.2.contains("kiosk.conf:2:") && broken.2.contains("zxing:sideways"))
     }
 
     @Test func aBrokenConfigurationStopsTheKioskWithFileAndLine() throws {

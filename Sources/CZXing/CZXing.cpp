@@ -1,0 +1,38 @@
+// The C interface to zxing-cpp: one call, no state (a DecodeHints value is cheap to build).
+#include "CZXing.h"
+
+#include <ZXing/ReadBarcode.h>
+
+#include <cstring>
+#include <exception>
+
+int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binarizer, int try_downscale,
+                       void *context, CZXing_FoundCode found, char *error, size_t error_size) {
+    try {
+        ZXing::DecodeHints hints;
+        hints.setFormats(ZXing::BarcodeFormat::QRCode);
+        hints.setTryHarder(true);
+        hints.setTryRotate(false);
+        hints.setTryDownscale(try_downscale != 0);
+        hints.setBinarizer(binarizer == 1 ? ZXing::Binarizer::GlobalHistogram : ZXing::Binarizer::LocalAverage);
+        hints.setReturnErrors(false);
+        ZXing::ImageView image(pixels, width, height, ZXing::ImageFormat::Lum);
+        int reported = 0;
+        for (const auto &result : ZXing::ReadBarcodes(image, hints)) {
+            if (!result.isValid() || result.format() != ZXing::BarcodeFormat::QRCode) continue;
+            const auto &bytes = result.bytes();
+            found(context, bytes.data(), bytes.size());
+            reported += 1;
+        }
+        return reported;
+    } catch (const std::exception &e) {
+        if (error && error_size > 0) {
+            std::strncpy(error, e.what(), error_size - 1);
+            error[error_size - 1] = '\0';
+        }
+        return -1;
+    } catch (...) {
+        if (error && error_size > 0) error[0] = '\0';
+        return -1;
+    }
+}

@@ -1,0 +1,25 @@
+#ifndef CZXING_H
+#define CZXING_H
+// zxing-cpp (Debian's libzxing-dev) is a C++ library: this target compiles the few lines that call it and gives
+// Swift a C interface, so no C++ type crosses into Swift.
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Called once per QR code read, with its raw bytes (valid only during the call).
+typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t length);
+
+/// Reads the QR codes (Model 1 and 2, not Micro QR) in an 8-bit grey image of `width` x `height` pixels, rows
+/// `width` bytes apart; `binarizer` 0 local average, 1 global histogram; `try_downscale` also looks at
+/// zxing-cpp's own downscaled copies. Only codes whose error correction succeeded are reported. Returns the number
+/// reported, or -1 if zxing-cpp threw (the message, if any, is copied into `error`, `error_size` bytes at most).
+int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binarizer, int try_downscale,
+                       void *context, CZXing_FoundCode found, char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,175 @@
+import KioskCore
+
+/// A cheap look for QR finder patterns (the three nested squares: dark, light, dark, light, dark in widths
+/// 1:1:3:1:1 across any line through their centre), in either polarity: does the frame hold anything code-like?
+///
+/// The decoder's expensive passes run only on frames where this finds at least `minimumFinders` patterns: an
+/// empty lobby or a guest walking past costs a few cheap passes and this look, not the whole cascade. Each row of
+/// the (half-size) image is thresholded against the mean of a window around each pixel (uneven light, dim and
+/// low-contrast codes alike), its runs are searched for 1:1:3:1:1, and each hit is confirmed across the column
+/// through its centre. Hits within a few modules of each other are one pattern.
+public struct FinderPatternGate: Sendable {
+    /// Distinct confirmed patterns for a frame to count as code-like.
+    public var minimumFinders: Int
+    /// Pixels of the shorter side the look runs at (the frame is box-averaged down to about it).
+    public var workingSide: Int
+
+    public init(minimumFinders: Int = 2, workingSide: Int = 480) {
+        self.minimumFinders = minimumFinders
+        self.workingSide = workingSide
+    }
+
+    /// Whether `frame` shows at least `minimumFinders` finder patterns.
+    public func isCodeLike(_ frame: GrayFrame) -> Bool {
+        finderCount(frame, stopAt: minimumFinders) >= minimumFinders
+    }
+
+    /// The distinct finder patterns found (counting stops at `stopAt`).
+    public func finderCount(_ frame: GrayFrame, stopAt: Int = .max) -> Int {
+        guard !frame.isEmpty else { return 0 }
+        let factor = max(1, min(frame.width, frame.height) / workingSide)
+        let image = ImagePreprocessing.downscaled(frame, by: factor)
+        let width = image.width
+        let height = image.height
+        guard width >= 21, height >= 21 else { return 0 }
+        let radius = max(6, min(width, height) / 20)
+        let margin = 3
+        var found: [(x: Int, y: Int, unit: Int)] = []
+        var dark = [Bool](repeating: false, count: width)
+        var prefix = [Int](repeating: 0, count: width + 1)
+        var lengths: [Int] = []
+        var starts: [Int] = []
+        lengths.reserveCapacity(width)
+        starts.reserveCapacity(width)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in stride(from: 0, to: height, by: 1) {
+                let row = y * width
+                for x in 0..<width { prefix[x + 1] = prefix[x] + Int(pixels[row + x]) }
+                // Hysteresis: a pixel within `margin` of its window's mean keeps the colour before it, so sensor
+                // noise on a flat wall does not break into runs.
+                var previous = false
+                for x in 0..<width {
+                    let lo = max(0, x - radius)
+                    let hi = min(width, x + radius + 1)
+                    let difference = Int(pixels[row + x]) * (hi - lo) - (prefix[hi] - prefix[lo])
+                    let band = margin * (hi - lo)
+                    previous = difference < -band ? true : (difference > band ? false : previous)
+                    dark[x] = previous
+                }
+                lengths.removeAll(keepingCapacity: true)
+                starts.removeAll(keepingCapacity: true)
+                var start = 0
+                for x in 1...width where x == width || dark[x] != dark[start] {
+                    lengths.append(x - start)
+                    starts.append(start)
+                    start = x
+                }
+                guard lengths.count >= 5 else { continue }
+                for i in 0...(lengths.count - 5) {
+                    guard Self.isFinderRatio(lengths[i], lengths[i + 1], lengths[i + 2], lengths[i + 3], lengths[i + 4])
+                    else { continue }
+                    let total = lengths[i] + lengths[i + 1] + lengths[i + 2] + lengths[i + 3] + lengths[i + 4]
+                    guard total >= Self.smallestPattern,
+                        Self.hasContrast(
+                            pixels, row: row, starts: starts[i], lengths[i], lengths[i + 1], lengths[i + 2],
+                            lengths[i + 3], lengths[i + 4])
+                    else { continue }
+                    let centreX = starts[i + 2] + lengths[i + 2] / 2
+                    let unit = max(1, total / 7)
+                    let lo = max(0, centreX - radius)
+                    let hi = min(width, centreX + radius + 1)
+                    guard
+                        Self.confirmedVertically(
+                            pixels, width: width, height: height, x: centreX, y: y, darkCentre: dark[centreX],
+                            threshold: (prefix[hi] - prefix[lo]) / (hi - lo), total: total)
+                    else { continue }
+                    if !found.contains(where: { abs($0.x - centreX) <= 3 * unit && abs($0.y - y) <= 3 * unit }) {
+                        found.append((centreX, y, unit))
+                        if found.count >= stopAt { return }
+                    }
+                }
+            }
+        }
+        return found.count
+    }
+
+    /// The narrowest pattern counted, in pixels at the working size (modules of 1.5 px).
+    static let smallestPattern = 10
+    /// Grey levels between the pattern's dark and light runs: a printed or displayed code has dozens even in dim
+    /// light; texture in a lobby that happens to fall into 1:1:3:1:1 mostly has less.
+    static let minimumContrast = 6
+
+    /// The centre run and the two outer runs differ from the two rings between them by `minimumContrast`.
+    static func hasContrast(
+        _ pixels: UnsafeBufferPointer<UInt8>, row: Int, starts: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int
+    ) -> Bool {
+        func mean(_ from: Int, _ count: Int) -> Int {
+            var sum = 0
+            for x in from..<(from + count) { sum += Int(pixels[row + x]) }
+            return sum / max(count, 1)
+        }
+        let outerA = mean(starts, a)
+        let ringB = mean(starts + a, b)
+        let centre = mean(starts + a + b, c)
+        let ringD = mean(starts + a + b + c, d)
+        let outerE = mean(starts + a + b + c + d, e)
+        let ring = max(ringB, ringD)
+        let core = min(ringB, ringD)
+        // Dark centre: every dark run below both rings; light centre: above.
+        if centre < ring {
+            return max(outerA, centre, outerE) + minimumContrast <= core
+        }
+        return min(outerA, centre, outerE) >= ring + minimumContrast
+    }
+
+    /// Runs in 1:1:3:1:1, each one-module run within half a module of the unit, the centre within 1.5.
+    static func isFinderRatio(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int) -> Bool {
+        let total = a + b + c + d + e
+        guard total >= 7 else { return false }
+        return within(a, total, 1) && within(b, total, 1) && within(c, total, 3) && within(d, total, 1)
+            && within(e, total, 1)
+    }
+
+    /// `run` is `modules`/7 of `total`, give or take half a module per module and half a pixel.
+    private static func within(_ run: Int, _ total: Int, _ modules: Int) -> Bool {
+        // |run - modules·total/7| <= modules·(total/7)/2 + 0.5, in integers (times 14).
+        abs(run * 14 - modules * total * 2) <= modules * total + 7
+    }
+
+    /// The column through (`x`, `y`) crosses the same pattern: runs in 1:1:3:1:1 about as long as the row's.
+    static func confirmedVertically(
+        _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, x: Int, y: Int, darkCentre: Bool,
+        threshold: Int, total: Int
+    ) -> Bool {
+        func isCentreColour(_ y: Int) -> Bool { (Int(pixels[y * width + x]) < threshold) == darkCentre }
+        guard isCentreColour(y) else { return false }
+        let limit = total * 2
+        // Up: centre, then the other colour, then the centre colour again; the same down.
+        func runs(step: Int) -> [Int]? {
+            var lengths = [0, 0, 0]
+            var yy = y
+            var phase = 0
+            var travelled = 0
+            while phase < 3 {
+                yy += step
+                travelled += 1
+                guard yy >= 0, yy < height, travelled <= limit else {
+                    return phase == 2 && lengths[2] > 0 ? lengths : nil
+                }
+                let same = isCentreColour(yy)
+                let wanted = phase % 2 == 0
+                if same == wanted {
+                    lengths[phase] += 1
+                } else {
+                    phase += 1
+                    if phase < 3 { lengths[phase] = 1 }
+                }
+            }
+            return lengths
+        }
+        guard let up = runs(step: -1), let down = runs(step: 1) else { return false }
+        let centre = up[0] + 1 + down[0]
+        let sum = up[2] + up[1] + centre + down[1] + down[2]
+        return isFinderRatio(up[2], up[1], centre, down[1], down[2]) && sum * 10 >= total * 7 && sum * 10 <= total * 14
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import KioskCore
+import KioskDecoding
+import KioskImageIO
+import KioskQRCode
+import KioskTesting
+
+/// The door scenes: every condition at severities 0.5 and 1.0 (fresh random scenes, none filtered), the golden
+/// robustness images, and frames with no code.
+struct DoorSceneBench {
+    let engines: BenchEngines
+    let seeds: Int
+    let testImages: String
+    let passes: Bool
+
+    func run() throws {
+        let fixture = try FixtureEvent(seed: 11, guestCount: 1)
+        let url = try fixture.passURL(for: fixture.guests[0].guest)
+        let payload = Array(url.utf8)
+        let code = try QRCodeRenderer.render(url)
+        var rng = SplitMix64(seed: 99)
+        print("## Door scenes: \(seeds) random scenes per condition and severity (pass URLs, QR version 10, 640x480)\n")
+        var rows: [[String]] = []
+        var totals: [BenchEngines.Name: Int] = [:]
+        var passReads: [DecoderSettings.Pass: (reads: Int, ms: Double)] = [:]
+        var foundBy: [String: Int] = [:]
+        var n = 0
+        for condition in DoorCondition.allCases {
+            var cells: [String] = [condition.rawValue]
+            for severity in [0.5, 1.0] {
+                var reads: [BenchEngines.Name: Int] = [:]
+                for _ in 0..<seeds {
+                    let frame = DoorScenes.render(
+                        condition, code: code.image, moduleSize: 8, severity: severity, rng: &rng)
+                    for name in BenchEngines.Name.allCases where engines.read(name, frame).contains(payload) {
+                        reads[name, default: 0] += 1
+                    }
+                    if let first = engines.kiosk.decode(frame).first { foundBy[first.foundBy, default: 0] += 1 }
+                    if passes {
+                        for pass in BenchEngines.allPasses {
+                            var found: [DecodedCode] = []
+                            let ms = Stopwatch.milliseconds { found = engines.kiosk.decode(frame, pass: pass) }
+                            let read = found.contains { $0.payload == payload } ? 1 : 0
+                            passReads[pass] = ((passReads[pass]?.reads ?? 0) + read, (passReads[pass]?.ms ?? 0) + ms)
+                        }
+                    }
+                }
+                n += seeds
+                for name in BenchEngines.Name.allCases {
+                    totals[name, default: 0] += reads[name] ?? 0
+                    cells.append("\(reads[name] ?? 0)/\(seeds)")
+                }
+            }
+            rows.append(cells)
+        }
+        rows.append(
+            ["**all**"] + BenchEngines.Name.allCases.map { "\(totals[$0] ?? 0)/\(n)" } + ["", "", ""])
+        print(
+            table(
+                [
+                    "condition", "kiosk 0.5", "zbar 0.5", "zxing 0.5", "kiosk 1.0", "zbar 1.0", "zxing 1.0",
+                ], rows))
+        print(
+            "\nreads by the kiosk decoder, by the pass that found the code: "
+                + foundBy.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "\n")
+        if passes {
+            print("### Each pass alone: door scenes\n")
+            print(
+                table(
+                    ["pass", "reads", "ms per frame"],
+                    passReads.sorted { $0.value.reads > $1.value.reads }.map {
+                        [$0.key.description, "\($0.value.reads)/\(n)", f2($0.value.ms / Double(n))]
+                    }))
+            print()
+        }
+        try golden()
+        var emptyRng = SplitMix64(seed: 7)
+        var falseReads: [BenchEngines.Name: Int] = [:]
+        let empties = 100
+        for _ in 0..<empties {
+            let frame = DoorScenes.empty(rng: &emptyRng)
+            for name in BenchEngines.Name.allCases { falseReads[name, default: 0] += engines.read(name, frame).count }
+        }
+        print("## Reads on \(empties) door frames with no code (must be 0)\n")
+        print(
+            table(
+                BenchEngines.Name.allCases.map(\.rawValue),
+                [BenchEngines.Name.allCases.map { "\(falseReads[$0] ?? 0)" }]))
+        print()
+    }
+
+    private func golden() throws {
+        guard let manifest = try? TestManifest.load(testImages + "/manifest.json") else { return }
+        var reads: [BenchEngines.Name: Int] = [:]
+        var n = 0
+        for entry in manifest.entries where entry.robustness {
+            let frame = try ImageFile.read(path: testImages + "/" + entry.file)
+            n += 1
+            for name in BenchEngines.Name.allCases
+            where Set(engines.read(name, frame).map(TestManifest.spell)) == Set(entry.codes) {
+                reads[name, default: 0] += 1
+            }
+        }
+        print("## The golden robustness images (\(testImages))\n")
+        print(
+            table(
+                BenchEngines.Name.allCases.map(\.rawValue),
+                [BenchEngines.Name.allCases.map { "\(reads[$0] ?? 0)/\(n)" }]))
+        print()
+    }
+}
+
+/// Median time per 640x480 frame, with a readable code in view and with none, against bare zbar in the same run.
+struct DecoderTimingBench {
+    let engines: BenchEngines
+    let frames: Int
+
+    func run() {
+        let fixture = try? FixtureEvent(seed: 11, guestCount: 1)
+        guard let fixture, let url = try? fixture.passURL(for: fixture.guests[0].guest),
+            let code = try? QRCodeRenderer.render(url)
+        else { return }
+        var rng = SplitMix64(seed: 5)
+        var withCode: [GrayFrame] = []
+        while withCode.count < frames {
+            let frame = DoorScenes.render(.plain, code: code.image, moduleSize: 8, severity: 0.5, rng: &rng)
+            // Frames every decoder reads, so the times compare the same work.
+            if !engines.zbar.scan(frame).isEmpty && !engines.kiosk.decode(frame).isEmpty { withCode.append(frame) }
+        }
+        let noCode = (0..<frames).map { _ in DoorScenes.empty(rng: &rng) }
+        let gate = FinderPatternGate()
+        let counts = noCode.map { gate.finderCount($0, stopAt: 50) }
+        let codeCounts = withCode.map { gate.finderCount($0, stopAt: 50) }
+        print(
+            "Finder gate: \(noCode.filter(gate.isCodeLike).count)/\(noCode.count) frames with no code look code-like "
+                + "(patterns found: \(counts.sorted())); with a code: \(codeCounts.sorted())\n")
+        print("## Median ms per 640x480 frame (\(frames) frames each; ratio to bare zbar in the same run)\n")
+        var rows: [[String]] = []
+        for (label, set) in [("a code in view", withCode), ("no code in view", noCode)] {
+            var medians: [BenchEngines.Name: Double] = [:]
+            for name in BenchEngines.Name.allCases {
+                var times: [Double] = []
+                for _ in 0..<3 {
+                    for frame in set { times.append(Stopwatch.milliseconds { _ = engines.read(name, frame) }) }
+                }
+                medians[name] = times.median
+            }
+            let zbar = medians[.zbar]!
+            rows.append(
+                [label]
+                    + BenchEngines.Name.allCases.map {
+                        "\(f3(medians[$0]!)) (\(f2(medians[$0]! / zbar))x)"
+                    })
+        }
+        print(table(["frames"] + BenchEngines.Name.allCases.map(\.rawValue), rows))
+        print()
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import KioskCore
+import KioskDecoding
+import KioskImageIO
+
+/// The public photo sets: the BoofCV QR benchmark, zxing-cpp's and ZXing's QR samples, as
+/// `scripts/decoder-benchmark-data.sh` copies them (manifest.tsv: set, category, image, expected payloads).
+struct PublicSetBench {
+    /// BoofCV categories a door never sees (dozens of codes, version 40, codes outside the standard).
+    static let notAtTheDoor: Set<String> = ["high_version", "lots", "noncompliant", "pathological"]
+    /// Photos are box-scaled to at most this long side first (as the issue measures).
+    static let maxSide = 1280
+
+    struct Entry {
+        var set: String
+        var category: String
+        var path: String
+        /// nil: a code whose payload the set does not give.
+        var expected: [[UInt8]?]
+    }
+
+    let folder: String
+    let engines: BenchEngines
+    let passes: Bool
+
+    func run() throws {
+        let entries = try Self.manifest(folder + "/manifest.tsv")
+        var unreadable = 0
+        var tallies: [String: [String: [BenchEngines.Name: ReadTally]]] = [:]
+        var passTallies: [String: [DecoderSettings.Pass: ReadTally]] = [:]
+        let passDecoder = KioskDecoder(settings: DecoderSettings(passes: [.zbar(.full)], maxSide: Self.maxSide))
+        for entry in entries {
+            guard let photo = try? ImageFile.read(path: folder + "/" + entry.path) else {
+                unreadable += 1
+                continue
+            }
+            let frame = ImagePreprocessing.downscaled(
+                photo, by: ImagePreprocessing.factorToFit(photo, maxSide: Self.maxSide))
+            for name in BenchEngines.Name.allCases {
+                var found: [[UInt8]] = []
+                let ms = Stopwatch.milliseconds { found = engines.read(name, frame) }
+                tallies[entry.set, default: [:]][entry.category, default: [:]][name, default: ReadTally()].add(
+                    expected: entry.expected, found: found, ms: ms)
+            }
+            guard passes else { continue }
+            let group =
+                entry.set == "boofcv" ? (Self.notAtTheDoor.contains(entry.category) ? nil : "boofcv door") : entry.set
+            guard let group else { continue }
+            for pass in BenchEngines.allPasses {
+                var found: [[UInt8]] = []
+                let ms = Stopwatch.milliseconds { found = passDecoder.decode(frame, pass: pass).map(\.payload) }
+                passTallies[group, default: [:]][pass, default: ReadTally()].add(
+                    expected: entry.expected, found: found, ms: ms)
+            }
+        }
+        for set in tallies.keys.sorted() {
+            print("## \(set): codes read, ms per image (at most \(Self.maxSide) px on the long side)\n")
+            var rows: [[String]] = []
+            var door: [BenchEngines.Name: ReadTally] = [:]
+            var all: [BenchEngines.Name: ReadTally] = [:]
+            for (category, byName) in tallies[set]!.sorted(by: { $0.key < $1.key }) {
+                rows.append(Self.row(category, byName))
+                for (name, tally) in byName {
+                    all[name] = (all[name] ?? ReadTally()) + tally
+                    if set == "boofcv" && !Self.notAtTheDoor.contains(category) {
+                        door[name] = (door[name] ?? ReadTally()) + tally
+                    }
+                }
+            }
+            if set == "boofcv" { rows.append(Self.row("**door categories**", door)) }
+            rows.append(Self.row("**all**", all))
+            print(
+                table(
+                    [
+                        "category", "images", "codes", "kiosk decoder", "zbar alone", "zxing-cpp alone", "ms kiosk",
+                        "ms zbar", "ms zxing", "wrong k/z/x", "reads on no-code k/z/x",
+                    ], rows))
+            print()
+        }
+        if unreadable > 0 { print("(\(unreadable) images could not be read and were left out)\n") }
+        for group in passTallies.keys.sorted() {
+            print("### Each pass alone: \(group)\n")
+            let rows = passTallies[group]!.sorted { $0.value.read > $1.value.read }.map { pass, tally in
+                [pass.description, tally.rate, tally.meanMs, "\(tally.wrong)", "\(tally.onNoCode)"]
+            }
+            print(table(["pass", "codes read", "ms per image", "wrong", "reads on no-code"], rows))
+            print()
+        }
+    }
+
+    static func row(_ label: String, _ byName: [BenchEngines.Name: ReadTally]) -> [String] {
+        let k = byName[.kiosk] ?? ReadTally()
+        let z = byName[.zbar] ?? ReadTally()
+        let x = byName[.zxing] ?? ReadTally()
+        return [
+            label, "\(k.images)", "\(k.codes)", k.rate, z.rate, x.rate, k.meanMs, z.meanMs, x.meanMs,
+            "\(k.wrong)/\(z.wrong)/\(x.wrong)", "\(k.onNoCode)/\(z.onNoCode)/\(x.onNoCode)",
+        ]
+    }
+
+    static func manifest(_ path: String) throws -> [Entry] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line -> Entry? in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 3, !line.hasPrefix("#") else { return nil }
+            let expected = fields.count > 3 ? fields[3] : ""
+            let codes: [[UInt8]?] =
+                expected.isEmpty
+                ? [] : expected.split(separator: ",", omittingEmptySubsequences: false).map { hex($0) }
+            return Entry(set: fields[0], category: fields[1], path: fields[2], expected: codes)
+        }
+    }
+
+    /// Lowercase hex to bytes; `?` (or anything not hex) is a code of unknown payload.
+    static func hex(_ text: Substring) -> [UInt8]? {
+        guard text != "?", text.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import KioskCore
+import KioskDecoding
+import KioskImageIO
+import KioskQRCode
+import KioskTesting
+
+/// The decoder (issue 10): the kiosk's cascade against zbar alone and zxing-cpp alone, on public photo sets
+/// (`scripts/decoder-benchmark-data.sh` builds their copy) and on door scenes, with times per frame.
+struct DecoderBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decoder",
+        abstract: "Read rates and times of the kiosk decoder, zbar alone and zxing-cpp alone.",
+        discussion: """
+            --data takes the folder scripts/decoder-benchmark-data.sh wrote (manifest.tsv and the images); \
+            without it only the door scenes run. --passes shows each pass on its own (to choose the cascade).
+            """)
+
+    @Option(help: "The public sets' copy (manifest.tsv).") var data: String?
+    @Option(help: "Door scenes per condition and severity.") var seeds = 8
+    @Option(help: "Frames per timing sample (640x480).") var timingFrames = 60
+    @Option(help: "The cascade to measure (kiosk.conf's decoder_passes syntax); the default cascade if absent.")
+    var cascade: String?
+    @Flag(help: "Also each pass alone: reads and ms per image.") var passes = false
+    @Option(help: "The golden images folder.") var testImages = "test-images"
+
+    func run() throws {
+        var settings = DecoderSettings()
+        if let cascade {
+            switch DecoderSettings.parseCascade(cascade) {
+            case .success(let parsed):
+                settings.passes = parsed.passes
+                settings.gatedFrom = parsed.gatedFrom
+            case .failure(let error):
+                throw ValidationError("--cascade: \(error)")
+            }
+        }
+        print("Cascade: \(settings.cascadeText)\n")
+        let engines = BenchEngines(settings: settings)
+        if let data { try PublicSetBench(folder: data, engines: engines, passes: passes).run() }
+        try DoorSceneBench(engines: engines, seeds: seeds, testImages: testImages, passes: passes).run()
+        DecoderTimingBench(engines: engines, frames: timingFrames).run()
+    }
+}
+
+/// The three decoders side by side, and each pass alone.
+struct BenchEngines {
+    let settings: DecoderSettings
+    let kiosk: KioskDecoder
+    let zbar = ZBarScanner()
+    let zxing = ZXingReader()
+
+    init(settings: DecoderSettings) {
+        self.settings = settings
+        kiosk = KioskDecoder(settings: settings)
+    }
+
+    enum Name: String, CaseIterable {
+        case kiosk = "kiosk decoder"
+        case zbar = "zbar alone"
+        case zxing = "zxing-cpp alone"
+    }
+
+    /// What `name` reads in `frame` (the frame as it is: the caller scales photos first).
+    func read(_ name: Name, _ frame: GrayFrame) -> [[UInt8]] {
+        switch name {
+        case .kiosk: kiosk.decode(frame).map(\.payload)
+        case .zbar: zbar.scan(frame)
+        case .zxing: zxing.scan(frame)
+        }
+    }
+
+    /// The passes to show alone: every engine on every image.
+    static var allPasses: [DecoderSettings.Pass] {
+        DecoderSettings.Engine.allCases.flatMap { engine in DecoderSettings.Image.allCases.map { .init(engine, $0) } }
+    }
+}
+
+/// Reads, time and wrong reads of one decoder over a group of images.
+struct ReadTally {
+    var images = 0
+    var codes = 0
+    var read = 0
+    var wrong = 0
+    var onNoCode = 0
+    var milliseconds: [Double] = []
+
+    /// Counts one image: `expected` nil entries are codes whose payload is not known (any read counts).
+    mutating func add(expected: [[UInt8]?], found: [[UInt8]], ms: Double) {
+        images += 1
+        codes += expected.count
+        milliseconds.append(ms)
+        if expected.isEmpty {
+            onNoCode += found.count
+            return
+        }
+        var unknown = expected.filter { $0 == nil }.count
+        var known = expected.compactMap { $0 }
+        for payload in Set(found) {
+            if let index = known.firstIndex(where: { Self.matches(payload, $0) }) {
+                known.remove(at: index)
+                read += 1
+            } else if unknown > 0 {
+                unknown -= 1
+                read += 1
+            } else {
+                wrong += 1
+            }
+        }
+    }
+
+    /// The code's bytes are the expected ones, or, where the set gives the payload as UTF-8 text, the same text
+    /// in the code's own character set (QR codes hold ISO 8859-1 or Shift JIS bytes; the sets write them as UTF-8).
+    static func matches(_ payload: [UInt8], _ expected: [UInt8]) -> Bool {
+        if payload == expected { return true }
+        guard let text = String(bytes: expected, encoding: .utf8) else { return false }
+        let trimmed = text.trimmingCharacters(in: .newlines)
+        return [String.Encoding.isoLatin1, .shiftJIS, .utf8].contains { encoding in
+            guard let decoded = String(bytes: payload, encoding: encoding) else { return false }
+            return decoded == text || decoded == trimmed
+        }
+    }
+
+    static func + (a: ReadTally, b: ReadTally) -> ReadTally {
+        ReadTally(
+            images: a.images + b.images, codes: a.codes + b.codes, read: a.read + b.read, wrong: a.wrong + b.wrong,
+            onNoCode: a.onNoCode + b.onNoCode, milliseconds: a.milliseconds + b.milliseconds)
+    }
+
+    var rate: String {
+        codes == 0 ? "-" : String(format: "%d/%d (%.1f %%)", read, codes, Double(read) / Double(codes) * 100)
+    }
+    var meanMs: String { milliseconds.isEmpty ? "-" : f2(milliseconds.reduce(0, +) / Double(milliseconds.count)) }
+}
