@@ -48,9 +48,12 @@ public final class KioskDecoder: FrameDecoder {
         return []
     }
 
-    /// The first configured pass only: the capture loop's cheap look at an idle scene.
+    /// The capture loop's cheap look at an idle scene. With a gate in the cascade, the passes before it and the
+    /// gate are that look, and a still frame with something code-like in it gets the rest (a pass laid still
+    /// under the camera that only a later pass reads is read); without one, the first pass only.
     public func decodeQuickly(_ frame: GrayFrame) -> [DecodedCode] {
-        decode(frame, pass: settings.passes.first ?? .zbar(.full))
+        if settings.gatedFrom != nil { return decode(frame) }
+        return decode(frame, pass: settings.passes.first ?? .zbar(.full))
     }
 
     /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.

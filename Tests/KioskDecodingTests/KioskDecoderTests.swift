@@ -169,6 +169,18 @@ import Testing
         #expect(gated.decode(TestScenes.noise(width: 640, height: 480)).isEmpty)
     }
 
+    @Test func theQuickLookAtAStillSceneGoesPastTheGateOnCodeLikeFrames() {
+        // A pass laid still under the camera gets only quick looks. zxing-cpp, the default's first pass, does not
+        // read light-on-dark; the gate sees its finder patterns, so the look goes on to zbar:inverted. Without a
+        // gate the look is the first pass alone (found by the hardware-in-the-loop test: a still pass that only
+        // zbar read was never admitted).
+        let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
+        #expect(decoder.decodeQuickly(inverted) == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")])
+        #expect(decoder.decodeQuickly(TestScenes.noise(width: 640, height: 480)).isEmpty)
+        #expect(zbarCascade.decodeQuickly(inverted).isEmpty)
+        #expect(zbarCascade.decodeQuickly(Self.scene).map(\.payload) == [Self.payload])
+    }
+
     @Test func theDefaultCascadeReadsWhatEitherEngineAloneMisses() {
         // Light-on-dark (zxing-cpp 1.4 reads no inverted codes, zbar neither) and a weak code under glare.
         let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
