@@ -21,7 +21,13 @@ int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binariz
         for (const auto &result : ZXing::ReadBarcodes(image, hints)) {
             if (!result.isValid() || result.format() != ZXing::BarcodeFormat::QRCode) continue;
             const auto &bytes = result.bytes();
-            found(context, bytes.data(), bytes.size());
+            const auto &position = result.position();
+            int corners[8];
+            for (int i = 0; i < 4; i++) {
+                corners[2 * i] = position[i].x;
+                corners[2 * i + 1] = position[i].y;
+            }
+            found(context, bytes.data(), bytes.size(), corners);
             reported += 1;
         }
         return reported;

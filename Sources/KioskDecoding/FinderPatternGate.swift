@@ -26,12 +26,17 @@ public struct FinderPatternGate: Sendable {
 
     /// The distinct finder patterns found (counting stops at `stopAt`).
     public func finderCount(_ frame: GrayFrame, stopAt: Int = .max) -> Int {
-        guard !frame.isEmpty else { return 0 }
+        finderCentres(frame, stopAt: stopAt).count
+    }
+
+    /// The centres of the distinct finder patterns found, in `frame`'s pixels (at most `stopAt`).
+    public func finderCentres(_ frame: GrayFrame, stopAt: Int = .max) -> [SIMD2<Double>] {
+        guard !frame.isEmpty else { return [] }
         let factor = max(1, min(frame.width, frame.height) / workingSide)
         let image = ImagePreprocessing.downscaled(frame, by: factor)
         let width = image.width
         let height = image.height
-        guard width >= 21, height >= 21 else { return 0 }
+        guard width >= 21, height >= 21 else { return [] }
         let radius = max(6, min(width, height) / 20)
         let margin = 3
         var found: [(x: Int, y: Int, unit: Int)] = []
@@ -42,7 +47,8 @@ public struct FinderPatternGate: Sendable {
         lengths.reserveCapacity(width)
         starts.reserveCapacity(width)
         image.pixels.withUnsafeBufferPointer { pixels in
-            for y in stride(from: 0, to: height, by: 1) {
+            // Every other row: a counted pattern is at least 10 px across, so its 3-module centre spans 4 rows or more.
+            for y in stride(from: 0, to: height, by: 2) {
                 let row = y * width
                 for x in 0..<width { prefix[x + 1] = prefix[x] + Int(pixels[row + x]) }
                 // Hysteresis: a pixel within `margin` of its window's mean keeps the colour before it, so sensor
@@ -90,7 +96,8 @@ public struct FinderPatternGate: Sendable {
                 }
             }
         }
-        return found.count
+        let scale = Double(factor)
+        return found.map { SIMD2(Double($0.x) * scale + scale / 2, Double($0.y) * scale + scale / 2) }
     }
 
     /// The narrowest pattern counted, in pixels at the working size (modules of 1.5 px).

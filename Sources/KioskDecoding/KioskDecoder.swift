@@ -21,8 +21,10 @@ import KioskCore
 /// cascade. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
 /// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
-/// Both engines report only codes whose error correction succeeded; a pass's results are deduplicated by
-/// payload, and only one pass's results are returned, so two engines never give one code twice.
+/// Both engines report only codes whose error correction succeeded, and results are deduplicated by payload,
+/// so two engines never give one code twice. Without a gate the first pass that reads anything is the answer;
+/// with one, the cascade goes on after a read only while the gate's finder patterns lie outside every code read
+/// so far (several codes in view: a photo, two guests' phones), and each further pass adds only new payloads.
 /// Not thread-safe (it owns a `ZBarScanner`): one per task.
 public final class KioskDecoder: FrameDecoder {
     public let settings: DecoderSettings
@@ -37,16 +39,35 @@ public final class KioskDecoder: FrameDecoder {
 
     public func decode(_ frame: GrayFrame) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
+        var found: [(sighting: Sighting, pass: String)] = []
+        var finders: [SIMD2<Double>]?
         for (index, pass) in settings.passes.enumerated() {
-            if index == settings.gatedFrom, !gate.isCodeLike(images.working) { return [] }
-            let found = run(pass, on: &images)
-            if !found.isEmpty { return found }
+            if index == settings.gatedFrom, found.isEmpty {
+                let seen = gate.finderCentres(images.working, stopAt: Self.findersLooked)
+                guard seen.count >= gate.minimumFinders else { return [] }
+                finders = seen
+            }
+            let sightings = run(pass, on: &images)
+            for sighting in sightings where !found.contains(where: { $0.sighting.payload == sighting.payload }) {
+                found.append((sighting, pass.description))
+            }
+            guard !sightings.isEmpty else { continue }
+            // Without a gate the first pass that reads anything is the answer. With one, the cascade goes on only
+            // while finder patterns lie outside every code read so far: another code is in view.
+            guard settings.gatedFrom != nil else { break }
+            let seen = finders ?? gate.finderCentres(images.working, stopAt: Self.findersLooked)
+            finders = seen
+            let outside = seen.filter { point in !found.contains { $0.sighting.covers(point) } }
+            if outside.count < gate.minimumFinders { break }
         }
-        if images.isPreScaled {
-            return Self.unique(zbar.scan(frame), foundBy: "zbar:unscaled")
+        if found.isEmpty, images.isPreScaled {
+            return Self.unique(zbar.sightings(frame), foundBy: "zbar:unscaled")
         }
-        return []
+        return found.map { DecodedCode(payload: $0.sighting.payload, foundBy: $0.pass) }
     }
+
+    /// Finder patterns the gate looks for at most (a frame of many codes needs no more to go on).
+    static let findersLooked = 64
 
     /// The capture loop's cheap look at an idle scene. With a gate in the cascade, the passes before it and the
     /// gate are that look, and a still frame with something code-like in it gets the rest (a pass laid still
@@ -59,7 +80,7 @@ public final class KioskDecoder: FrameDecoder {
     /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.
     public func decode(_ frame: GrayFrame, pass: DecoderSettings.Pass) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
-        return run(pass, on: &images)
+        return Self.unique(run(pass, on: &images), foundBy: pass.description)
     }
 
     /// The images the engine is given for `pass` (after the `maxSide` pre-scale), in the order it is given them.
@@ -70,23 +91,29 @@ public final class KioskDecoder: FrameDecoder {
         return inputs
     }
 
-    private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages) -> [DecodedCode] {
+    /// The codes `pass` reads, in the working frame's pixels: its images in turn until one reads.
+    private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages) -> [Sighting] {
         var attempt = 0
         while let image = images.input(for: pass.image, attempt: attempt) {
-            let payloads =
+            let sightings =
                 switch pass.engine {
-                case .zbar: zbar.scan(image)
-                case .zxing: pass.image == .full ? zxing.scan(image) : zxingNoDownscale.scan(image)
+                case .zbar: zbar.sightings(image)
+                case .zxing: pass.image == .full ? zxing.sightings(image) : zxingNoDownscale.sightings(image)
                 }
-            if !payloads.isEmpty { return Self.unique(payloads, foundBy: pass.description) }
+            if !sightings.isEmpty {
+                let factor = Double(images.working.width) / Double(max(image.width, 1))
+                return sightings.map { $0.scaled(by: factor) }
+            }
             attempt += 1
         }
         return []
     }
 
-    private static func unique(_ payloads: [[UInt8]], foundBy pass: String) -> [DecodedCode] {
+    private static func unique(_ sightings: [Sighting], foundBy pass: String) -> [DecodedCode] {
         var seen = Set<[UInt8]>()
-        return payloads.filter { seen.insert($0).inserted }.map { DecodedCode(payload: $0, foundBy: pass) }
+        return sightings.filter { seen.insert($0.payload).inserted }.map {
+            DecodedCode(payload: $0.payload, foundBy: pass)
+        }
     }
 }
 

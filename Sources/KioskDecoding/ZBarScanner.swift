@@ -29,20 +29,31 @@ public final class ZBarScanner {
     /// The frame's pixels are lent to a `Y800` `zbar_image_t` without copying. The corresponding C
     /// function is `zbar_scan_image`; symbols are read with `zbar_symbol_get_data`.
     public func scan(_ frame: GrayFrame) -> [[UInt8]] {
-        var payloads: [[UInt8]] = []
+        sightings(frame).map(\.payload)
+    }
+
+    /// The QR codes zbar finds in `frame`, with where each is (`zbar_symbol_get_loc_x`, `_y`: the symbol's
+    /// outline as zbar located it).
+    public func sightings(_ frame: GrayFrame) -> [Sighting] {
+        var found: [Sighting] = []
         withZBarImage(frame) { image in
             guard zbar_scan_image(scanner, image) > 0 else { return }
             var symbol = zbar_image_first_symbol(image)
             while let current = symbol {
                 if zbar_symbol_get_type(current) == ZBAR_QRCODE, let data = zbar_symbol_get_data(current) {
                     let length = Int(zbar_symbol_get_data_length(current))
-                    payloads.append(
-                        Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length)))
+                    let points = (0..<zbar_symbol_get_loc_size(current)).map {
+                        SIMD2(Double(zbar_symbol_get_loc_x(current, $0)), Double(zbar_symbol_get_loc_y(current, $0)))
+                    }
+                    found.append(
+                        Sighting(
+                            payload: Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length)),
+                            corners: points))
                 }
                 symbol = zbar_symbol_next(current)
             }
         }
-        return payloads
+        return found
     }
 
     /// Only `zbar_scan_image` on `frame` as it is: the number of symbols found, nothing read out.

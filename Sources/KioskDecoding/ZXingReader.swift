@@ -27,8 +27,13 @@ public struct ZXingReader: Sendable {
     /// The payloads of the QR codes zxing-cpp reads in `frame` as it is. The corresponding C++ function is
     /// `ZXing::ReadBarcodes`; an exception it throws (none is documented for valid images) reads as nothing.
     public func scan(_ frame: GrayFrame) -> [[UInt8]] {
+        sightings(frame).map(\.payload)
+    }
+
+    /// The codes zxing-cpp reads in `frame`, with where each is.
+    public func sightings(_ frame: GrayFrame) -> [Sighting] {
         guard !frame.isEmpty else { return [] }
-        final class Found { var payloads: [[UInt8]] = [] }
+        final class Found { var sightings: [Sighting] = [] }
         let found = Found()
         var message = [CChar](repeating: 0, count: 256)
         let status = frame.pixels.withUnsafeBufferPointer { pixels in
@@ -36,14 +41,17 @@ public struct ZXingReader: Sendable {
                 CZXing_readQRCodes(
                     pixels.baseAddress, Int32(frame.width), Int32(frame.height), binarizer.rawValue,
                     tryDownscale ? 1 : 0, Unmanaged.passUnretained(found).toOpaque(),
-                    { context, bytes, length in
-                        guard let context else { return }
+                    { context, bytes, length, corners in
+                        guard let context, let corners else { return }
                         let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
-                        found.payloads.append(
-                            length == 0 ? [] : Array(UnsafeBufferPointer(start: bytes, count: length)))
+                        let points = (0..<4).map { SIMD2(Double(corners[2 * $0]), Double(corners[2 * $0 + 1])) }
+                        found.sightings.append(
+                            Sighting(
+                                payload: length == 0 ? [] : Array(UnsafeBufferPointer(start: bytes, count: length)),
+                                corners: points))
                     }, &message, message.count)
             }
         }
-        return status < 0 ? [] : found.payloads
+        return status < 0 ? [] : found.sightings
     }
 }

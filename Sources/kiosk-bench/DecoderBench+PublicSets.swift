@@ -28,6 +28,7 @@ struct PublicSetBench {
         var unreadable = 0
         var tallies: [String: [String: [BenchEngines.Name: ReadTally]]] = [:]
         var passTallies: [String: [DecoderSettings.Pass: ReadTally]] = [:]
+        var ceilings: [String: (union: Int, best: Int, codes: Int)] = [:]
         let passDecoder = KioskDecoder(settings: DecoderSettings(passes: [.zbar(.full)], maxSide: Self.maxSide))
         for entry in entries {
             guard let photo = try? ImageFile.read(path: folder + "/" + entry.path) else {
@@ -46,12 +47,23 @@ struct PublicSetBench {
             let group =
                 entry.set == "boofcv" ? (Self.notAtTheDoor.contains(entry.category) ? nil : "boofcv door") : entry.set
             guard let group else { continue }
+            var union = Set<[UInt8]>()
+            var best = ReadTally()
             for pass in BenchEngines.allPasses {
                 var found: [[UInt8]] = []
                 let ms = Stopwatch.milliseconds { found = passDecoder.decode(frame, pass: pass).map(\.payload) }
                 passTallies[group, default: [:]][pass, default: ReadTally()].add(
                     expected: entry.expected, found: found, ms: ms)
+                union.formUnion(found)
+                var alone = ReadTally()
+                alone.add(expected: entry.expected, found: found, ms: 0)
+                if alone.read > best.read { best = alone }
             }
+            var all = ReadTally()
+            all.add(expected: entry.expected, found: Array(union), ms: 0)
+            ceilings[group, default: (0, 0, 0)].union += all.read
+            ceilings[group, default: (0, 0, 0)].best += best.read
+            ceilings[group, default: (0, 0, 0)].codes += entry.expected.count
         }
         for set in tallies.keys.sorted() {
             print("## \(set): codes read, ms per image (at most \(Self.maxSide) px on the long side)\n")
@@ -84,6 +96,11 @@ struct PublicSetBench {
                 [pass.description, tally.rate, tally.meanMs, "\(tally.wrong)", "\(tally.onNoCode)"]
             }
             print(table(["pass", "codes read", "ms per image", "wrong", "reads on no-code"], rows))
+            if let c = ceilings[group] {
+                print(
+                    "\nCeilings: the best single pass per image reads \(c.best)/\(c.codes), all passes together "
+                        + "\(c.union)/\(c.codes)")
+            }
             print()
         }
     }

@@ -195,4 +195,35 @@ import Testing
         #expect(ZXingReader().scan(damaged).allSatisfy { $0 == Self.payload })
         #expect(decoder.decode(damaged).allSatisfy { $0.payload == Self.payload })
     }
+
+    @Test func aSecondCodeThatOnlyALaterPassReadsIsFoundWhenItsFindersLieOutsideTheFirst() throws {
+        // Left: the pass, dark on light. Right: another code, light on dark, which only zbar:inverted reads.
+        let other = try QRCodeRenderer.render("SECOND CODE", moduleSize: 1, quietZone: 4)
+        let left = TestScenes.place(Self.code.image, scale: 4, width: 320, height: 480)
+        let right = TestScenes.place(other.image, scale: 6, width: 320, height: 480)
+        var pair = GrayFrame(width: 640, height: 480, fill: 255)
+        for y in 0..<480 {
+            for x in 0..<320 {
+                pair[x, y] = left[x, y]
+                pair[x + 320, y] = 255 - right[x, y]
+            }
+        }
+        let found = decoder.decode(pair)
+        #expect(found.map(\.payload) == [Self.payload, Array("SECOND CODE".utf8)])
+        #expect(found.map(\.foundBy) == ["zxing:full", "zbar:inverted"])
+        // Without a gate the first pass that reads anything is the answer.
+        let ungated = KioskDecoder(settings: DecoderSettings(passes: [.zxing(.full), .zbar(.inverted)]))
+        #expect(ungated.decode(pair).map(\.payload) == [Self.payload])
+        // One code alone: the cascade stops at the first read.
+        #expect(decoder.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
+    }
+
+    @Test func enginesSayWhereTheCodeIs() {
+        // The code's 57 modules at 5 px, centred in 640x480: about 142 px either side of the centre.
+        for sighting in ZXingReader().sightings(Self.scene) + ZBarScanner().sightings(Self.scene) {
+            #expect(sighting.payload == Self.payload)
+            #expect(sighting.covers(SIMD2(320, 240)) && !sighting.covers(SIMD2(20, 20)))
+        }
+        #expect(ZXingReader().sightings(Self.scene).count == 1 && ZBarScanner().sightings(Self.scene).count == 1)
+    }
 }

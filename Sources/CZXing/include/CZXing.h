@@ -9,8 +9,9 @@
 extern "C" {
 #endif
 
-/// Called once per QR code read, with its raw bytes (valid only during the call).
-typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t length);
+/// Called once per QR code read, with its raw bytes and its four corners as x0, y0, ... x3, y3 in pixels (both
+/// valid only during the call).
+typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t length, const int *corners);
 
 /// Reads the QR codes (Model 1 and 2, not Micro QR) in an 8-bit grey image of `width` x `height` pixels, rows
 /// `width` bytes apart; `binarizer` 0 local average, 1 global histogram; `try_downscale` also looks at
