@@ -15,7 +15,7 @@ public struct DecodedCode: Equatable, Sendable {
 
 /// Finds QR codes in a frame. Implemented over zbar in `KioskDecoding`. Not shared between tasks.
 public protocol FrameDecoder: AnyObject {
-    /// Every pass the decoder has, until one finds a code.
+    /// Every pass the decoder has, until one finds a code (going on while more codes look in view).
     func decode(_ frame: GrayFrame) -> [DecodedCode]
     /// The first pass only: a cheap look at an idle scene.
     func decodeQuickly(_ frame: GrayFrame) -> [DecodedCode]

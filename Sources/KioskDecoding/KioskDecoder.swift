@@ -1,7 +1,7 @@
 import KioskCore
 
 /// The kiosk's QR decoder: a cascade of engines (zbar, zxing-cpp) on preprocessed versions of the frame, in
-/// `settings.passes` order, stopping at the first pass that finds any QR code.
+/// `settings.passes` order, stopping at the first pass that finds a QR code (unless more codes look in view).
 ///
 /// Frames whose longer side exceeds `DecoderSettings.maxSide` (phone photos, 4000×3000) are first
 /// box-scaled by an integer factor to at most `maxSide`: both engines read a code in a big photo better at
