@@ -13,50 +13,26 @@ extension ImagePreprocessing {
         guard !frame.isEmpty else { return frame }
         let width = frame.width
         let height = frame.height
-        // At most 255² pixels per window, so window sums of p² fit in UInt32 (wrapping differences are exact).
-        let r = min(max(radius ?? min(width, height) / 8, 1), 127)
-        let stride = width + 1
-        var sums = [UInt32](repeating: 0, count: stride * (height + 1))
-        var squares = [UInt32](repeating: 0, count: stride * (height + 1))
+        // A radius of at most 127: at most 255² pixels per window, so its sum of p² is exact in UInt32.
+        let windows = BoxWindows(
+            width: width, height: height, radius: min(max(radius ?? min(width, height) / 8, 1), 127))
+        let sums = integralImage(frame)
+        let squares = integralImage(frame, squares: true)
         var pixels = [UInt8](repeating: 0, count: width * height)
-
-        // Window bounds per column and per row, clipped once instead of per pixel.
-        let left = (0..<width).map { max($0 - r, 0) }
-        let right = (0..<width).map { min($0 + r + 1, width) }
-
         frame.pixels.withUnsafeBufferPointer { input in
-            sums.withUnsafeMutableBufferPointer { sum in
-                squares.withUnsafeMutableBufferPointer { square in
-                    for y in 0..<height {
-                        var rowSum: UInt32 = 0
-                        var rowSquare: UInt32 = 0
-                        let above = y * stride
-                        let here = above + stride
-                        let row = y * width
-                        for x in 0..<width {
-                            let p = UInt32(input[row + x])
-                            rowSum &+= p
-                            rowSquare &+= p &* p
-                            sum[here + x + 1] = sum[above + x + 1] &+ rowSum
-                            square[here + x + 1] = square[above + x + 1] &+ rowSquare
-                        }
-                    }
+            sums.withUnsafeBufferPointer { sum in
+                squares.withUnsafeBufferPointer { square in
                     pixels.withUnsafeMutableBufferPointer { output in
-                        left.withUnsafeBufferPointer { left in
-                            right.withUnsafeBufferPointer { right in
+                        windows.left.withUnsafeBufferPointer { left in
+                            windows.right.withUnsafeBufferPointer { right in
                                 for y in 0..<height {
-                                    let top = max(y - r, 0) * stride
-                                    let bottom = min(y + r + 1, height) * stride
-                                    let rows = Float(bottom - top) / Float(stride)
+                                    let (top, bottom, rows) = windows.rows(y)
                                     let row = y * width
                                     for x in 0..<width {
                                         let x0 = left[x]
                                         let x1 = right[x]
-                                        let boxSum =
-                                            sum[bottom + x1] &- sum[bottom + x0] &- sum[top + x1] &+ sum[top + x0]
-                                        let boxSquare =
-                                            square[bottom + x1] &- square[bottom + x0] &- square[top + x1]
-                                            &+ square[top + x0]
+                                        let boxSum = BoxWindows.sum(sum, top: top, bottom: bottom, x0: x0, x1: x1)
+                                        let boxSquare = BoxWindows.sum(square, top: top, bottom: bottom, x0: x0, x1: x1)
                                         let inverseArea = 1 / (rows * Float(x1 - x0))
                                         let mean = Float(boxSum) * inverseArea
                                         let variance = Float(boxSquare) * inverseArea - mean * mean

@@ -12,36 +12,21 @@ extension ImagePreprocessing {
         guard !frame.isEmpty else { return frame }
         let width = frame.width
         let height = frame.height
-        let r = max(radius, 1)
-        let stride = width + 1
-        var sums = [UInt32](repeating: 0, count: stride * (height + 1))
+        let windows = BoxWindows(width: width, height: height, radius: max(radius, 1))
+        let sums = integralImage(frame)
         var pixels = [UInt8](repeating: 0, count: width * height)
-        let left = (0..<width).map { max($0 - r, 0) }
-        let right = (0..<width).map { min($0 + r + 1, width) }
         frame.pixels.withUnsafeBufferPointer { input in
-            sums.withUnsafeMutableBufferPointer { sum in
-                for y in 0..<height {
-                    var rowSum: UInt32 = 0
-                    let above = y * stride
-                    let here = above + stride
-                    let row = y * width
-                    for x in 0..<width {
-                        rowSum &+= UInt32(input[row + x])
-                        sum[here + x + 1] = sum[above + x + 1] &+ rowSum
-                    }
-                }
+            sums.withUnsafeBufferPointer { sum in
                 pixels.withUnsafeMutableBufferPointer { output in
-                    left.withUnsafeBufferPointer { left in
-                        right.withUnsafeBufferPointer { right in
+                    windows.left.withUnsafeBufferPointer { left in
+                        windows.right.withUnsafeBufferPointer { right in
                             for y in 0..<height {
-                                let top = max(y - r, 0) * stride
-                                let bottom = min(y + r + 1, height) * stride
-                                let rows = Float(bottom - top) / Float(stride)
+                                let (top, bottom, rows) = windows.rows(y)
                                 let row = y * width
                                 for x in 0..<width {
                                     let x0 = left[x]
                                     let x1 = right[x]
-                                    let boxSum = sum[bottom + x1] &- sum[bottom + x0] &- sum[top + x1] &+ sum[top + x0]
+                                    let boxSum = BoxWindows.sum(sum, top: top, bottom: bottom, x0: x0, x1: x1)
                                     let mean = Float(boxSum) / (rows * Float(x1 - x0))
                                     let p = Float(input[row + x])
                                     let value = p + amount * (p - mean) + 0.5
