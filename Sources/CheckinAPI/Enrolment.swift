@@ -5,11 +5,15 @@ public struct EnrolmentRequest: Codable, Equatable, Sendable {
     public var code: String
     public var door: String
     public var kioskVersion: String
+    /// A random value the kiosk makes once per enrolment and keeps (16 to 128 characters): a redeem retried
+    /// with the same code and nonce, while the code is valid, gives the same device a new token.
+    public var nonce: String?
 
-    public init(code: String, door: String, kioskVersion: String) {
+    public init(code: String, door: String, kioskVersion: String, nonce: String? = nil) {
         self.code = code
         self.door = door
         self.kioskVersion = kioskVersion
+        self.nonce = nonce
     }
 }
 

@@ -110,10 +110,13 @@ public struct Enrolling: Equatable, Sendable {
     public var queueEpoch: String
     public var door: String
     public var kioskVersion: String
+    /// The SHA-256 of the kiosk's enrolment nonce, if it sent one: a retried redeem of a used code with the same
+    /// nonce, within the code's validity, gives the same device a new token (the answer to the first was lost).
+    public var nonceHash: String?
 
     public init(
         codeHash: String, newDeviceId: String, tokenHash: String, queueEpoch: String, door: String,
-        kioskVersion: String
+        kioskVersion: String, nonceHash: String? = nil
     ) {
         self.codeHash = codeHash
         self.newDeviceId = newDeviceId
@@ -121,6 +124,7 @@ public struct Enrolling: Equatable, Sendable {
         self.queueEpoch = queueEpoch
         self.door = door
         self.kioskVersion = kioskVersion
+        self.nonceHash = nonceHash
     }
 }
 

@@ -62,15 +62,30 @@ extension PostgresCheckinRepository {
             // FOR UPDATE: two kiosks redeeming one code at once; the second sees it used.
             let codes = try await connection.query(
                 """
-                SELECT tenant_id, replaces_device, expires_at, used_at FROM enrolment_code
-                WHERE code_hash = \(enrolling.codeHash) FOR UPDATE
+                SELECT tenant_id, replaces_device, expires_at, used_at, device_id, redeem_nonce_hash
+                FROM enrolment_code WHERE code_hash = \(enrolling.codeHash) FOR UPDATE
                 """, logger: logger
             ).collect()
             guard let code = codes.first?.makeRandomAccess() else {
                 throw RepositoryError.notFound("enrolment code")
             }
-            if try code["used_at"].decode(Date?.self) != nil { throw RepositoryError.codeUsed }
             if try code["expires_at"].decode(Date.self) <= time { throw RepositoryError.codeExpired }
+            if try code["used_at"].decode(Date?.self) != nil {
+                // The same kiosk asking again (its first answer was lost): the same device, a new token.
+                guard let nonce = enrolling.nonceHash, try nonce == code["redeem_nonce_hash"].decode(String?.self),
+                    let id = try code["device_id"].decode(String?.self)
+                else { throw RepositoryError.codeUsed }
+                let renewed = try await connection.query(
+                    """
+                    UPDATE device SET token_hash = \(enrolling.tokenHash), door = \(enrolling.door),
+                        kiosk_version = \(enrolling.kioskVersion)
+                    WHERE id = \(id) AND revoked_at IS NULL
+                    RETURNING \(unescaped: Self.deviceColumns)
+                    """, logger: logger
+                ).collect()
+                guard let row = renewed.first else { throw RepositoryError.codeUsed }
+                return try Self.device(row.makeRandomAccess())
+            }
             let tenantId = try code["tenant_id"].decode(Int64.self)
             var deviceId = enrolling.newDeviceId
             let replacesDevice = try code["replaces_device"].decode(String?.self)
@@ -93,8 +108,11 @@ extension PostgresCheckinRepository {
                     """, logger: logger)
             }
             try await connection.query(
-                "UPDATE enrolment_code SET used_at = \(time), device_id = \(deviceId) WHERE code_hash = \(enrolling.codeHash)",
-                logger: logger)
+                """
+                UPDATE enrolment_code SET used_at = \(time), device_id = \(deviceId),
+                    redeem_nonce_hash = \(enrolling.nonceHash)
+                WHERE code_hash = \(enrolling.codeHash)
+                """, logger: logger)
             let rows = try await connection.query(
                 "SELECT \(unescaped: Self.deviceColumns) FROM device WHERE id = \(deviceId)", logger: logger
             ).collect()

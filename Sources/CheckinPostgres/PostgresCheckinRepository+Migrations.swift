@@ -246,6 +246,13 @@ extension PostgresCheckinRepository {
             CREATE INDEX enrolment_code_by_device ON enrolment_code(device_id, used_at)
             """
         ),
+        (
+            6, "enrolment nonces, check-in events by guest",
+            """
+            ALTER TABLE enrolment_code ADD COLUMN redeem_nonce_hash TEXT;
+            CREATE INDEX check_in_event_by_guest ON check_in_event(event_id, guest_id)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

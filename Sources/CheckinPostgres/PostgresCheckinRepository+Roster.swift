@@ -111,69 +111,38 @@ extension PostgresCheckinRepository {
 
     // MARK: Roster pages and deltas
 
-    // A change position is (transaction id, change number). Change cursor "x1:<xid>:<seq>": every change at or
-    // before that position was delivered. Page cursor "p1:<xid>:<seq>:<last guest id>".
-
-    static func changeCursor(_ position: (xid: Int64, seq: Int64)) -> String { "x1:\(position.xid):\(position.seq)" }
-
-    static func changePosition(_ cursor: String) throws -> (xid: Int64, seq: Int64) {
-        let parts = cursor.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "x1", let xid = Int64(parts[1]), let seq = Int64(parts[2]), xid >= 0
-        else { throw RepositoryError.badCursor }
-        return (xid, seq)
-    }
-
-    /// The horizon: no transaction of this database with an id below it is still running, so every change
-    /// below it that will ever commit is visible to a statement that starts after this one. It is the
-    /// snapshot's xmax lowered to the oldest transaction id still running in this database, read in one
-    /// statement (the snapshot first, the running transactions after), so a transaction of another database
-    /// (another test, another tenant's cluster) does not hold the deltas back. `pg_stat_activity` gives
-    /// 32-bit ids: each is widened against the xmax's epoch.
-    static func horizon(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let rows = try await connection.query(
-            """
-            WITH s AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax)
-            SELECT LEAST(s.xmax, (
-                SELECT min(s.xmax - ((s.xmax % 4294967296) - a.backend_xid::text::bigint + 4294967296) % 4294967296)
-                FROM pg_stat_activity a
-                WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL
-                    AND a.pid <> pg_backend_pid()
-            )) AS horizon FROM s
-            """, logger: logger
-        ).collect()
-        // Drop the cached pg_stat_activity of this session (a later call must read it again).
-        try await connection.query("SELECT pg_stat_clear_snapshot()", logger: logger)
-        return try rows[0].makeRandomAccess()["horizon"].decode(Int64.self)
+    /// The guest rows of one statement with the snapshot it read them in: `query` selects `pg_current_snapshot()`
+    /// as `snap` beside the rows, in the same statement (so the same snapshot), and answers one row with only
+    /// `snap` when nothing matched.
+    func rowsWithSnapshot(_ connection: PostgresConnection, _ query: PostgresQuery) async throws
+        -> (snapshot: ChangeSnapshot, rows: [PostgresRandomAccessRow])
+    {
+        let found = try await connection.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+        guard let first = found.first else { throw RepositoryError.badCursor }
+        let snapshot = try ChangeSnapshot(text: try first["snap"].decode(String.self))
+        let rows = try found.filter { try $0["id"].decode(String?.self) != nil }
+        return (snapshot, rows)
     }
 
     public func rosterPage(event: EventID, page: String?, limit: Int) async throws -> RosterSlice {
-        var start: (xid: Int64, seq: Int64)?
-        var after: String?
-        if let page {
-            let parts = page.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 4, parts[0] == "p1", let xid = Int64(parts[1]), let seq = Int64(parts[2]),
-                GuestID(text: String(parts[3])) != nil
-            else { throw RepositoryError.badCursor }
-            start = (xid, seq)
-            after = String(parts[3])
-        }
-        return try await client.withConnection { [start, after] connection in
+        let start = try page.map(RosterCursor.downloadPosition)
+        return try await client.withConnection { [start] connection in
             let eventId = Int64(event.rawValue)
-            // Taken before the rows are read: a change that commits during the download comes in a delta.
-            let startPosition: (xid: Int64, seq: Int64)
-            if let start {
-                startPosition = start
-            } else {
-                startPosition = (try await Self.horizon(connection, logger: logger) - 1, Int64.max)
-            }
-            let rows = try await connection.query(
+            // The first page's snapshot is the download's change cursor: every change it did not see (committed
+            // later, or still running then) comes in a delta; every one it saw is in the pages (read later).
+            let (snapshot, rows) = try await rowsWithSnapshot(
+                connection,
                 """
-                SELECT \(unescaped: Self.guestColumns) FROM guest g
-                LEFT JOIN check_in c ON c.event_id = g.event_id AND c.guest_id = g.id
-                WHERE g.event_id = \(eventId) AND g.id > \(after ?? "")
-                ORDER BY g.id LIMIT \(Int64(limit + 1))
-                """, logger: logger
-            ).collect().map { try Self.guest($0.makeRandomAccess()) }
+                SELECT s.snap, r.* FROM (SELECT pg_current_snapshot()::text AS snap) s
+                LEFT JOIN LATERAL (
+                    SELECT \(unescaped: Self.guestColumns) FROM guest g
+                    LEFT JOIN check_in c ON c.event_id = g.event_id AND c.guest_id = g.id
+                    WHERE g.event_id = \(eventId) AND g.id > \(start?.after ?? "")
+                    ORDER BY g.id LIMIT \(Int64(limit + 1))
+                ) r ON true
+                ORDER BY r.id
+                """)
+            let changeCursor = start?.snapshot ?? snapshot
             let pageRows = Array(rows.prefix(limit))
             var total: Int?
             if start == nil {
@@ -182,58 +151,101 @@ extension PostgresCheckinRepository {
                 ).collect()
                 total = Int(try counted[0].makeRandomAccess()["n"].decode(Int64.self))
             }
-            let next =
-                rows.count > limit ? "p1:\(startPosition.xid):\(startPosition.seq):\(pageRows.last!.id.text)" : nil
+            let next = try rows.count > limit
+                ? RosterCursor.downloadPage(changeCursor, after: try pageRows.last!["id"].decode(String.self)) : nil
             return RosterSlice(
-                guests: pageRows, nextPage: next, changeCursor: Self.changeCursor(startPosition), total: total)
+                guests: try pageRows.map(Self.guest), nextPage: next,
+                changeCursor: RosterCursor.changes(changeCursor).text, total: total)
         }
     }
 
+    /// The rows of every transaction the cursor's snapshot did not see, read in a new snapshot that sees every
+    /// change committed before this call (read-your-writes), in (transaction id, change number) order. A delta
+    /// of several pages carries both snapshots and its position; its last page answers the new snapshot as the
+    /// change cursor, unless a transaction the new snapshot saw running has since committed changes behind the
+    /// position (a row moved back in the order while the pages were read): then the answer is not complete and
+    /// its next page is a new delta from that snapshot.
     public func rosterChanges(event: EventID, since: String, limit: Int) async throws -> RosterSlice {
-        let since = try Self.changePosition(since)
+        let cursor = try RosterCursor(since)
         return try await client.withConnection { connection in
             let eventId = Int64(event.rawValue)
-            // First the horizon, then (a later statement, so a later snapshot) the rows below it.
-            let horizon = try await Self.horizon(connection, logger: logger)
-            let rows = try await connection.query(
+            let from: ChangeSnapshot
+            var position: (snapshot: ChangeSnapshot, xid: Int64, seq: Int64)?
+            switch cursor {
+            case .changes(let snapshot):
+                from = snapshot
+            case .deltaPage(let since, let snapshot, let xid, let seq):
+                from = since
+                position = (snapshot, xid, seq)
+            }
+            // Every row of a transaction `from` did not see; after the position when this is a later page.
+            let after = position.map { ($0.xid, $0.seq) } ?? (Int64.min, Int64.min)
+            let (now, rows) = try await rowsWithSnapshot(
+                connection,
                 """
-                SELECT \(unescaped: Self.guestColumns) FROM guest g
-                LEFT JOIN check_in c ON c.event_id = g.event_id AND c.guest_id = g.id
-                WHERE g.event_id = \(eventId) AND g.change_xid < \(horizon)
-                    AND (g.change_xid, g.change_seq) > (\(since.xid), \(since.seq))
-                ORDER BY g.change_xid, g.change_seq LIMIT \(Int64(limit + 1))
-                """, logger: logger
-            ).collect().map { $0.makeRandomAccess() }
+                SELECT s.snap, r.* FROM (SELECT pg_current_snapshot()::text AS snap) s
+                LEFT JOIN LATERAL (
+                    SELECT \(unescaped: Self.guestColumns) FROM guest g
+                    LEFT JOIN check_in c ON c.event_id = g.event_id AND c.guest_id = g.id
+                    WHERE g.event_id = \(eventId) AND g.change_xid >= \(from.lowestUnseen)
+                        AND (g.change_xid >= \(from.xmax) OR g.change_xid = ANY(\(from.running)::bigint[]))
+                        AND (g.change_xid, g.change_seq) > (\(after.0), \(after.1))
+                    ORDER BY g.change_xid, g.change_seq LIMIT \(Int64(limit + 1))
+                ) r ON true
+                ORDER BY r.change_xid, r.change_seq
+                """)
+            let snapshot = position?.snapshot ?? now
             let pageRows = Array(rows.prefix(limit))
             let guests = try pageRows.map(Self.guest)
             if rows.count > limit, let last = pageRows.last {
-                let cursor = Self.changeCursor(
-                    (try last["change_xid"].decode(Int64.self), try last["change_seq"].decode(Int64.self)))
-                return RosterSlice(guests: guests, nextPage: cursor, changeCursor: cursor, total: nil)
+                let next = RosterCursor.deltaPage(
+                    since: from, snapshot: snapshot, xid: try last["change_xid"].decode(Int64.self),
+                    seq: try last["change_seq"].decode(Int64.self)
+                ).text
+                return RosterSlice(guests: guests, nextPage: next, changeCursor: next, total: nil)
             }
-            // Everything below the horizon is delivered; never move a cursor back.
-            let end: (xid: Int64, seq: Int64) = horizon - 1 >= since.xid ? (horizon - 1, Int64.max) : since
-            return RosterSlice(guests: guests, nextPage: nil, changeCursor: Self.changeCursor(end), total: nil)
+            let end = RosterCursor.changes(snapshot).text
+            if let position, !position.snapshot.running.isEmpty {
+                let moved = try await connection.query(
+                    """
+                    SELECT 1 AS one FROM guest g WHERE g.event_id = \(eventId)
+                        AND g.change_xid = ANY(\(position.snapshot.running)::bigint[])
+                        AND (g.change_xid, g.change_seq) <= (\(position.xid), \(position.seq))
+                    LIMIT 1
+                    """, logger: logger
+                ).collect()
+                if !moved.isEmpty { return RosterSlice(guests: guests, nextPage: end, changeCursor: end, total: nil) }
+            }
+            return RosterSlice(guests: guests, nextPage: nil, changeCursor: end, total: nil)
         }
     }
 
     public func rosterChangesBehind(event: EventID, cursors: Set<String>) async throws -> [String: Int] {
-        let positions = cursors.compactMap { cursor in (try? Self.changePosition(cursor)).map { (cursor, $0) } }
-        guard !positions.isEmpty else { return [:] }
+        var read: [(cursor: String, snapshot: ChangeSnapshot)] = []
+        for cursor in cursors {
+            switch try? RosterCursor(cursor) {
+            case .changes(let snapshot): read.append((cursor, snapshot))
+            case .deltaPage(let since, _, _, _): read.append((cursor, since))
+            case nil: continue
+            }
+        }
+        guard !read.isEmpty else { return [:] }
         // One statement for every cursor (an index range count each), not one round trip per cursor.
         let rows = try await rows(
             """
-            SELECT c.xid, c.seq, (SELECT count(*) FROM guest g WHERE g.event_id = \(Int64(event.rawValue))
-                AND (g.change_xid, g.change_seq) > (c.xid, c.seq)) AS n
-            FROM unnest(\(positions.map(\.1.xid))::bigint[], \(positions.map(\.1.seq))::bigint[]) AS c(xid, seq)
+            SELECT c.n AS position, (SELECT count(*) FROM guest g WHERE g.event_id = \(Int64(event.rawValue))
+                AND g.change_xid >= c.low AND (g.change_xid >= c.xmax
+                    OR g.change_xid = ANY(string_to_array(c.running, ',')::bigint[]))) AS behind
+            FROM unnest(\(read.indices.map(Int64.init))::bigint[], \(read.map(\.snapshot.lowestUnseen))::bigint[],
+                \(read.map(\.snapshot.xmax))::bigint[],
+                \(read.map { $0.snapshot.running.map(String.init).joined(separator: ",") })::text[])
+                AS c(n, low, xmax, running)
             """)
-        var counts: [String: Int] = [:]
-        for row in rows {
-            counts["\(try row["xid"].decode(Int64.self)):\(try row["seq"].decode(Int64.self))"] = Int(
-                try row["n"].decode(Int64.self))
-        }
         var behind: [String: Int] = [:]
-        for (cursor, position) in positions { behind[cursor] = counts["\(position.xid):\(position.seq)"] ?? 0 }
+        for row in rows {
+            let index = Int(try row["position"].decode(Int64.self))
+            behind[read[index].cursor] = Int(try row["behind"].decode(Int64.self))
+        }
         return behind
     }
 }

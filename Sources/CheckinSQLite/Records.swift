@@ -89,6 +89,8 @@ struct EnrolmentCodeRow: SnakeCaseRecord {
     var usedAt: Date?
     var deviceId: String?
     var createdBy: String
+    /// The SHA-256 of the nonce the kiosk redeemed the code with (migration 0006).
+    var redeemNonceHash: String?
 }
 
 struct OrganizerRow: SnakeCaseRecord {

@@ -27,8 +27,18 @@ extension SQLiteCheckinRepository {
             guard var code = try EnrolmentCodeRow.fetchOne(db, key: enrolling.codeHash) else {
                 throw RepositoryError.notFound("enrolment code")
             }
-            if code.usedAt != nil { throw RepositoryError.codeUsed }
             if code.expiresAt <= time { throw RepositoryError.codeExpired }
+            if code.usedAt != nil {
+                // The same kiosk asking again (its first answer was lost): the same device, a new token.
+                guard let nonce = enrolling.nonceHash, nonce == code.redeemNonceHash, let id = code.deviceId,
+                    var device = try DeviceRow.fetchOne(db, key: id), device.revokedAt == nil
+                else { throw RepositoryError.codeUsed }
+                device.tokenHash = enrolling.tokenHash
+                device.door = enrolling.door
+                device.kioskVersion = enrolling.kioskVersion
+                try device.update(db)
+                return device.device
+            }
             var device: DeviceRow
             if let replaced = code.replacesDevice, let existing = try DeviceRow.fetchOne(db, key: replaced) {
                 device = existing
@@ -48,6 +58,7 @@ extension SQLiteCheckinRepository {
             }
             code.usedAt = time
             code.deviceId = device.id
+            code.redeemNonceHash = enrolling.nonceHash
             try code.update(db)
             return device.device
         }

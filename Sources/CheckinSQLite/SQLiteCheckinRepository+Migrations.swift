@@ -250,6 +250,15 @@ extension SQLiteCheckinRepository {
             // device for each row (the monitor, the watch every 30 s), not by event.
             try db.execute(sql: "CREATE INDEX enrolment_code_by_device ON enrolment_code(device_id, used_at)")
         }
+        migrator.registerMigration("0006 enrolment nonces, check-in events by guest") { db in
+            // A kiosk whose redeem answer was lost asks again with the same nonce (its SHA-256 kept here); the
+            // double entries of a guest are read, and set right, by guest.
+            try db.execute(
+                sql: """
+                    ALTER TABLE enrolment_code ADD COLUMN redeem_nonce_hash TEXT;
+                    CREATE INDEX check_in_event_by_guest ON check_in_event(event_id, guest_id);
+                    """)
+        }
         return migrator
     }
 }

@@ -57,6 +57,66 @@ struct PostgresConcurrencyTests {
         #expect(after.guests.first { $0.id == guests[0].id }?.status == .cancelled)
     }
 
+    /// Read-your-writes: a change committed before the delta was asked for is in it, even while an older
+    /// transaction is still running (the horizon of the oldest running transaction held it back, and the answer
+    /// still said it was complete).
+    @Test func aCommittedChangeIsInTheNextDeltaWhileAnOlderTransactionRuns() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let repository = try await database.repository()
+        let h = try await Harness(RepositoryFactory(name: "PostgreSQL, shared") { repository })
+        let (_, event, guests) = try await h.event(guests: 3)
+        let start = try await repository.rosterPage(event: event.id, page: nil, limit: 500).changeCursor
+        let other = database.client()
+        let answer = try await other.withConnection { connection in
+            // An older transaction with an id, still running (a pass being issued, an upload).
+            try await connection.query("BEGIN", logger: Self.logger)
+            try await connection.query("SELECT pg_current_xact_id()", logger: Self.logger)
+            _ = try await repository.cancelGuest(guests[1].id, event: event.id, at: h.clock.now())
+            let answer = try await repository.rosterChanges(event: event.id, since: start, limit: 500)
+            try await connection.query("COMMIT", logger: Self.logger)
+            return answer
+        }
+        #expect(answer.isComplete)
+        #expect(answer.guests.map(\.id) == [guests[1].id])
+        #expect(answer.guests.first?.status == .cancelled)
+        // Nothing comes twice once that transaction is over, and nothing is lost.
+        let next = try await repository.rosterChanges(event: event.id, since: answer.changeCursor, limit: 500)
+        #expect(next.guests.isEmpty)
+    }
+
+    /// A delta of several pages, while a transaction the first page's snapshot saw running commits a change
+    /// behind the pages already read: the last page does not say complete; it hands the kiosk a delta from the
+    /// first page's snapshot, which brings that change.
+    @Test func aChangeBehindTheReadPagesMakesTheDeltaAskAgain() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let repository = try await database.repository()
+        let h = try await Harness(RepositoryFactory(name: "PostgreSQL, shared") { repository })
+        let (_, event, guests) = try await h.event(guests: 5)
+        let start = try await repository.rosterPage(event: event.id, page: nil, limit: 500).changeCursor
+        let other = database.client()
+        let pages = try await other.withConnection { connection in
+            try await connection.query("BEGIN", logger: Self.logger)
+            try await connection.query("SELECT pg_current_xact_id()", logger: Self.logger)
+            for guest in guests[1...4] {
+                _ = try await repository.cancelGuest(guest.id, event: event.id, at: h.clock.now())
+            }
+            let first = try await repository.rosterChanges(event: event.id, since: start, limit: 2)
+            // The old transaction changes a guest, and commits: its id is below the first page's position.
+            _ = try await Self.cancelInOpenTransaction(connection, guest: guests[0])
+            try await connection.query("COMMIT", logger: Self.logger)
+            var pages = [first]
+            while let next = pages.last!.nextPage, pages.count < 10 {
+                pages.append(try await repository.rosterChanges(event: event.id, since: next, limit: 2))
+            }
+            return pages
+        }
+        #expect(pages.count >= 3, "two pages of four changes, then a delta from the first page's snapshot")
+        #expect(pages.last!.isComplete)
+        let delivered = pages.flatMap(\.guests)
+        #expect(Set(delivered.map(\.id)) == Set(guests.map(\.id)))
+        #expect(delivered.last { $0.id == guests[0].id }?.status == .cancelled)
+    }
+
     /// Many writers on their own connections, each transaction waiting a little between taking its change
     /// number and committing, while a reader follows the deltas page by page: every change arrives.
     @Test func aReaderFollowingDeltasMissesNothingWhileTransactionsCommitOutOfOrder() async throws {

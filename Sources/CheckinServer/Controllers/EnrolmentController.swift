@@ -14,6 +14,9 @@ struct EnrolmentController {
     @Sendable func redeem(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await request.decodeJSON(EnrolmentRequest.self, context: context)
         guard (1...64).contains(body.door.count) else { throw APIFailure.badRequest("door must be 1 to 64 characters") }
+        if let nonce = body.nonce, !(16...128).contains(nonce.utf8.count) {
+            throw APIFailure.badRequest("nonce must be 16 to 128 characters")
+        }
         let token = Secrets.newDeviceToken()
         let now = clock.now()
         let device: Device
@@ -22,7 +25,7 @@ struct EnrolmentController {
                 Enrolling(
                     codeHash: Secrets.hash(enrolmentCode: body.code), newDeviceId: Secrets.newDeviceId(),
                     tokenHash: Secrets.hash(token: token), queueEpoch: Secrets.newQueueEpoch(), door: body.door,
-                    kioskVersion: body.kioskVersion), at: now)
+                    kioskVersion: body.kioskVersion, nonceHash: body.nonce.map(Secrets.hash(token:))), at: now)
         } catch RepositoryError.notFound {
             throw APIFailure.notFound
         } catch RepositoryError.codeUsed {
