@@ -196,8 +196,6 @@ enum Migrations {
             CREATE INDEX sync_superseded_by_guest ON sync_superseded(event, guest_id);
             CREATE TABLE sync_enrolment_attempt (
                 id          INTEGER PRIMARY KEY CHECK (id = 1),
-                server_url  TEXT    NOT NULL,
-                code_sha256 TEXT    NOT NULL,
                 nonce       TEXT    NOT NULL,
                 started_at  INTEGER NOT NULL
             );
