@@ -246,6 +246,17 @@ extension PostgresCheckinRepository {
             CREATE INDEX enrolment_code_by_device ON enrolment_code(device_id, used_at)
             """
         ),
+        (
+            8, "rate limit hits",
+            """
+            CREATE TABLE rate_limit_hit (
+                key TEXT NOT NULL,
+                expires_at TIMESTAMPTZ NOT NULL
+            );
+            CREATE INDEX rate_limit_hit_by_key ON rate_limit_hit(key, expires_at);
+            CREATE INDEX rate_limit_hit_expiry ON rate_limit_hit(expires_at)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

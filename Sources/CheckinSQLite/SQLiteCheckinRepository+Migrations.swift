@@ -250,6 +250,19 @@ extension SQLiteCheckinRepository {
             // device for each row (the monitor, the watch every 30 s), not by event.
             try db.execute(sql: "CREATE INDEX enrolment_code_by_device ON enrolment_code(device_id, used_at)")
         }
+        migrator.registerMigration("0008 rate limit hits") { db in
+            // The sign-in throttle and the unauthenticated audit's limit, shared by every connection: one row per
+            // hit, kept until it leaves its window.
+            try db.execute(
+                sql: """
+                    CREATE TABLE rate_limit_hit (
+                        key TEXT NOT NULL,
+                        expires_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX rate_limit_hit_by_key ON rate_limit_hit(key, expires_at);
+                    CREATE INDEX rate_limit_hit_expiry ON rate_limit_hit(expires_at);
+                    """)
+        }
         return migrator
     }
 }
