@@ -1,5 +1,6 @@
 import CheckinCore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore

@@ -2,7 +2,9 @@ import CheckinServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
+import ServiceLifecycle
 import TestSupport
 import Testing
 
@@ -71,25 +73,35 @@ import Testing
 
     @Test func connectionsBeyondTheCapWaitUntilOneCloses() async throws {
         let h = try await Harness(.sqliteInMemory)
-        let app = try h.app(limits: Self.limits(header: 1_500, idle: 1_500, connections: 3))
+        // Run as `serve` does (HummingbirdTesting's live test drops the connection cap from the configuration).
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let app = try buildApplication(
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, limits: Self.limits(header: 1_500, idle: 1_500, connections: 3)),
+            repository: h.repository, clock: h.clock, onListening: { listening.yield($0) })
+        let group = ServiceGroup(services: [app], logger: Logger(label: "connection-cap-test"))
         try await withTaskExecutorPreference(DedicatedExecutor.shared) {
-            try await app.test(.live) { client in
-                let port = try #require(client.port)
-                try await blocking {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next())
+                let (early, late, heldClosed) = try await blocking {
                     let held = try (0..<3).map { _ in try RawConnection(port: port) }
                     for connection in held { connection.send("GET /sign-in HTTP/1.1\r\nHost: x\r\n") }
                     // Let the server accept the three before the fourth arrives.
                     _ = held[0].readUntilClosed(timeout: 0.3)
                     let fourth = try RawConnection(port: port)
                     fourth.send("GET /sign-in HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                    // Not served while three connections are open...
+                    // Not served while three connections are open; served once the header timeout closed them.
                     let early = fourth.read(until: "HTTP/1.1", timeout: 0.8)
-                    #expect(early.isEmpty, "a fourth connection was served beside three: \(early.prefix(40))")
-                    // ...served once the header timeout has closed them.
                     let late = fourth.read(until: "HTTP/1.1 200", timeout: 8)
-                    #expect(late.contains("HTTP/1.1 200"))
-                    #expect(held.allSatisfy { $0.readUntilClosed(timeout: 1).closed })
+                    return (early, late, held.allSatisfy { $0.readUntilClosed(timeout: 1).closed })
                 }
+                #expect(early.isEmpty, "a fourth connection was served beside three: \(early.prefix(40))")
+                #expect(late.contains("HTTP/1.1 200"))
+                #expect(heldClosed)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
             }
         }
     }

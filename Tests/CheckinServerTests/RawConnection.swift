@@ -11,7 +11,8 @@ final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
     init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -22,7 +23,7 @@ final class RawConnection: @unchecked Sendable {
             }
         }
         guard connected == 0 else {
-            close(descriptor)
+            // deinit closes the socket.
             throw RawConnectionError(what: "connect to 127.0.0.1:\(port)", errno: errno)
         }
     }
@@ -100,7 +101,8 @@ final class SilentListener: @unchecked Sendable {
     let port: Int
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0

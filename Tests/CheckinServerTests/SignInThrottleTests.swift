@@ -22,7 +22,7 @@ import Testing
         password: String = "guess", forwardedFor: String? = nil
     ) async throws -> HTTPResponse.Status {
         var headers = WebPageTests.form(cookie: form.cookie)
-        if let forwardedFor { headers[HTTPField.Name("X-Forwarded-For")!] = forwardedFor }
+        if let forwardedFor { headers[HTTPFields.Element.Name("X-Forwarded-For")!] = forwardedFor }
         return try await client.execute(
             uri: "/sign-in", method: .post, headers: headers,
             body: ByteBuffer(string: "email=\(email)&password=\(password)&csrf=\(form.csrf)")

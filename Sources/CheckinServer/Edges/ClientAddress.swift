@@ -5,7 +5,7 @@ import NIOCore
 /// configured trusted proxy (`--trusted-proxy`), the nearest address in `X-Forwarded-For` that is not one of
 /// those proxies. A client that is not such a proxy cannot choose its key by sending the header.
 enum ClientAddress {
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let forwardedFor = HTTPFields.Element.Name("X-Forwarded-For")!
 
     static func of(_ request: Request, peer: String?, trustedProxies: Set<String>) -> String {
         guard let peer else { return "unknown" }

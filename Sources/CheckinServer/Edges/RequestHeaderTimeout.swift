@@ -11,6 +11,8 @@ final class RequestHeaderTimeout: ChannelInboundHandler, RemovableChannelHandler
 
     let timeout: TimeAmount
     private var waitingForHeader = true
+    /// After a refused body: what still arrives is dropped here, before the HTTP decoder.
+    private var discarding = false
     private var deadline: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
@@ -27,6 +29,7 @@ final class RequestHeaderTimeout: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if discarding { return }
         if waitingForHeader && deadline == nil {
             deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
                 guard let self, let context = self.context else { return }
@@ -53,5 +56,12 @@ final class RequestHeaderTimeout: ChannelInboundHandler, RemovableChannelHandler
     /// The answer went out: the next byte starts the next request's deadline.
     func answerSent() {
         waitingForHeader = true
+    }
+
+    /// From now on every byte that arrives is dropped unread (the connection is closing).
+    func discardInput() {
+        discarding = true
+        deadline?.cancel()
+        deadline = nil
     }
 }

@@ -268,9 +268,8 @@ struct WebController: Sendable {
         }
         try await repository.appendAudit(
             AuditEntry(
-                at: clock.now(), tenant: signed?.tenant.id, device: nil, action: "csrf_refused",
-                detail: "\(request.method) \(request.uri.path)"
-                    + (signed.map { " by organizer \($0.organizer.email)" } ?? "")))
+                at: clock.now(), tenant: signed.tenant.id, device: nil, action: "csrf_refused",
+                detail: "\(request.method) \(request.uri.path) by organizer \(signed.organizer.email)"))
         return pages.html("forbidden", [String: String](), signed: signed, status: .forbidden)
     }
 
