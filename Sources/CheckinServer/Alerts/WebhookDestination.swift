@@ -56,10 +56,32 @@ struct WebhookDestination: Sendable {
         return WebhookDestination(host: host, address: first.0)
     }
 
-    /// The host's addresses (text, bytes) from the system's resolver (an address literal resolves to itself),
-    /// on NIO's blocking pool.
+    /// The host's addresses (text, bytes): an address literal is itself; a name goes to the system's resolver
+    /// on threads of its own (not NIO's shared blocking pool, where password checks can fill every thread).
     static func resolve(_ host: String) async -> [(String, WebhookAddress)] {
-        (try? await NIOThreadPool.singleton.runIfActive { lookUp(host) }) ?? []
+        if let literal = literal(host) { return [literal] }
+        return (try? await lookUpThreads.runIfActive { lookUp(host) }) ?? []
+    }
+
+    /// Two threads for the webhooks' look-ups, started once.
+    static let lookUpThreads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
+
+    /// A dotted-quad IPv4 or an IPv6 address, as written (other spellings, such as 2130706433, go to the
+    /// resolver, which reads them as the C library does).
+    static func literal(_ host: String) -> (String, WebhookAddress)? {
+        var v4 = in_addr()
+        if host.split(separator: ".").count == 4, inet_pton(AF_INET, host, &v4) == 1 {
+            return (host, WebhookAddress(bytes: withUnsafeBytes(of: &v4) { Array($0) }))
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return (host, WebhookAddress(bytes: withUnsafeBytes(of: &v6) { Array($0) }))
+        }
+        return nil
     }
 
     private static func lookUp(_ host: String) -> [(String, WebhookAddress)] {
