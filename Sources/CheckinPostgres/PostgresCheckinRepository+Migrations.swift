@@ -254,6 +254,17 @@ extension PostgresCheckinRepository {
             CREATE INDEX check_in_event_superseded ON check_in_event(event_id) WHERE outcome = 'superseded'
             """
         ),
+        (
+            8, "rate limit hits",
+            """
+            CREATE TABLE rate_limit_hit (
+                key TEXT NOT NULL,
+                expires_at TIMESTAMPTZ NOT NULL
+            );
+            CREATE INDEX rate_limit_hit_by_key ON rate_limit_hit(key, expires_at);
+            CREATE INDEX rate_limit_hit_expiry ON rate_limit_hit(expires_at)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.
