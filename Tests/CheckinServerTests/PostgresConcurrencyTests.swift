@@ -221,7 +221,8 @@ struct PostgresConcurrencyTests {
             if key.hasPrefix(south.id) {
                 #expect(outcomes.allSatisfy { $0 == outcomes[0] && $0.kind == .applied }, "key \(key): \(outcomes)")
             } else {
-                #expect(outcomes.allSatisfy { $0.kind == .applied || $0.kind == .superseded }, "key \(key): \(outcomes)")
+                #expect(
+                    outcomes.allSatisfy { $0.kind == .applied || $0.kind == .superseded }, "key \(key): \(outcomes)")
             }
         }
         // Asked again now, every North key answers superseded with South's check-in.
