@@ -197,7 +197,8 @@ struct ChaosModel: Sendable {
     /// the roster's changes and decide the same scan again).
     func walkInsAdmitted() -> [ChaosViolation] {
         walkIns.compactMap { walkIn in
-            let admitted = walkIn.verdicts.last == "admitted"
+            let admitted =
+                walkIn.verdicts.last == "admitted"
                 && walkIn.verdicts.dropLast().allSatisfy { $0 == "not_in_roster" }
             guard !admitted else { return nil }
             return ChaosViolation(

@@ -48,7 +48,7 @@ func chaosLogTail(_ path: String, _ count: Int = 1500) -> String {
 func chaosSpawn(
     _ executable: String, _ arguments: [String], in folder: String, log: String, keyboard: Pipe? = nil
 ) throws -> Process {
-    FileManager.default.createFile(atPath: log, contents: nil)
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
     guard let output = FileHandle(forWritingAtPath: log) else { throw ChaosFailure("cannot write \(log)") }
     defer { try? output.close() }
     let process = Process()

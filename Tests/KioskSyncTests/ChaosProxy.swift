@@ -112,11 +112,13 @@ final class ChaosProxy: @unchecked Sendable {
     private func acceptLoop() {
         defer { acceptLoopDone.signal() }
         while true {
-            let client = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+            // accept4(SOCK_CLOEXEC) is not in Glibc's Swift module (it needs _GNU_SOURCE): fcntl just after.
+            let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let plan: Plan? = lock.withLock {
                 counted.connections += 1
                 guard !down, !stopped, !servers.isEmpty else {

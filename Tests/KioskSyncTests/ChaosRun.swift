@@ -134,7 +134,8 @@ final class ChaosRun {
         }
         fresh = guests.shuffled(using: &random)
         // The walk-ins' passes are signed with a key of this run's own (key id 2), trusted by every door.
-        let keygen = try ChildProcess.run("kioskctl", ["keygen", "--out", "issuer", "--key-id", "2"], in: server.folder)
+        let keygen = try ChildProcess.run(
+            "kioskctl", ["keygen", "--out", "issuer", "--key-id", "2"], in: server.folder)
         guard keygen.status == 0 else { throw ChaosFailure("kioskctl keygen: \(keygen.err)") }
         for slot in 0..<server.slots { try server.start(slot) }
         proxy.setServers(server.livePorts)
@@ -185,6 +186,15 @@ final class ChaosRun {
                 report.notes.append("ran out of guests never scanned after \(step) steps")
                 break
             }
+            // However the draws fall, each kind of kill happens in a run.
+            if step == settings.steps / 2, report.serverKills == 0 {
+                killServer(step: step)
+                continue
+            }
+            if step == settings.steps / 2 + 1, report.kioskKills == 0 {
+                killKiosk(step: step)
+                continue
+            }
             let roll = Double.random(in: 0..<1, using: &random)
             switch roll {
             case ..<0.58: try scanFresh()
@@ -208,6 +218,9 @@ final class ChaosRun {
         proxy.setCutShare(0)
         try bringBack(at: .max)
         resolveInterrupted()
+        // Staff see OFFLINE go and press Ctrl-R: a round now, not at the end of a backoff grown while the server
+        // was away (up to 60 s).
+        for door in doors { door.type("\u{12}") }
         let drainStart = Date()
         let drained = try ChaosWait.until(settings.duration == nil ? 120 : 600, every: 0.25) {
             try noticeKiosksThatExited()
@@ -378,8 +391,9 @@ final class ChaosRun {
             return verdict != nil || door.exitedByItself != nil
         }
         guard let verdict else {
-            report.notes.append("\(door.name) showed no verdict for \(guest) within 20 s; its log: "
-                + chaosLogTail(door.logPath, 600))
+            report.notes.append(
+                "\(door.name) showed no verdict for \(guest) within 20 s; its log: "
+                    + chaosLogTail(door.logPath, 600))
             interrupted.append((index, guest, since))
             return
         }
@@ -402,7 +416,8 @@ final class ChaosRun {
                 still.append(entry)
                 continue
             }
-            if let verdict = try? doors[entry.door].verdicts(for: entry.guest, since: entry.since, within: 5_000).first {
+            if let verdict = try? doors[entry.door].verdicts(for: entry.guest, since: entry.since, within: 5_000).first
+            {
                 record(verdict, door: entry.door)
             } else {
                 report.unanswered += 1
