@@ -129,11 +129,12 @@ final class ChaosProxy: @unchecked Sendable {
                 for i in 0..<servers.count { plan.servers.append(servers[(nextServer + i) % servers.count]) }
                 nextServer += 1
                 if Double.random(in: 0..<1, using: &generator) < share {
-                    // Handshakes are about 2 kB each way; requests and answers from 100 bytes to tens of kB.
+                    // Handshakes are about 2 kB each way; requests and answers from 100 bytes to tens of kB, and a
+                    // kiosk keeps its connection for round after round: a cut may come in any of them.
                     if Bool.random(using: &generator) {
-                        plan.cutFromClient = Int.random(in: 0..<6_000, using: &generator)
+                        plan.cutFromClient = Int.random(in: 0..<20_000, using: &generator)
                     } else {
-                        plan.cutFromServer = Int.random(in: 0..<12_000, using: &generator)
+                        plan.cutFromServer = Int.random(in: 0..<40_000, using: &generator)
                     }
                 }
                 return plan

@@ -61,7 +61,12 @@ final class ChaosRun {
                 + "(\(midScanKills) mid-scan), \(serverKills) server kills, \(outages) outages; proxy: \(proxy); "
                 + "drained in \(String(format: "%.1f", drainSeconds)) s; invariants held: \(held.count)/"
                 + "\(ChaosViolation.Invariant.allCases.count)"
-                + (broken.isEmpty ? "" : " (broken: \(broken.map(\.rawValue).joined(separator: "; ")))")
+                + (broken.isEmpty
+                    ? ""
+                    : " (broken: "
+                        + broken.map { invariant in
+                            "\(invariant.rawValue): \(violations.filter { $0.invariant == invariant }.count) violations"
+                        }.joined(separator: "; ") + ")")
         }
     }
 
@@ -85,7 +90,7 @@ final class ChaosRun {
     private var doorBackAt: [Int: Int] = [:]
     private var serverBackAt: [Int: Int] = [:]
     private var outageEndsAt: Int?
-    private var cutShare = 0.2
+    private var cutShare = 0.3
     private var walkInsDone = 0
 
     init(store: Store, settings: ChaosSettings, postgres: String?) throws {
@@ -152,13 +157,22 @@ final class ChaosRun {
     /// Cancels guests on the server, refreshes every door's roster, cuts the uplink, and types each cancelled guest
     /// at every door: the doors open offline, and the chaos begins with the uplink still down.
     private func cancelBeforeDoorsOpen() throws {
+        // Late registrations with e-mail addresses just before: the server is busy issuing their passes while the
+        // organizer cancels (issue 17: a delta must still bring every change committed before it was asked for).
+        let late = (0..<settings.lateRegistrations).map { _ in GuestID.random(using: &random).text }
+        let csv =
+            "guest_id,name,email\n"
+            + late.enumerated().map { "\($1),Late Guest \($0),late\($0)@example.org" }.joined(separator: "\n")
+        try csv.write(toFile: server.folder + "/late.csv", atomically: true, encoding: .utf8)
+        _ = try server.admin(["import-guests", "--event", "1", "--csv", "late.csv"])
         let cancelled = (0..<settings.cancellations).compactMap { _ in fresh.popLast() }
+        fresh = (fresh + late).shuffled(using: &random)
         for guest in cancelled { _ = try server.admin(["cancel-guest", "--event", "1", "--guest", guest]) }
         var refreshes: [String: String] = [:]
         for door in doors {
             let r = try door.kioskctl(["roster", "refresh"])
-            refreshes[door.name] =
-                "exit \(r.status): " + (r.out + r.err).trimmingCharacters(in: .whitespacesAndNewlines)
+            let said = (r.out + r.err).split(whereSeparator: \.isNewline).joined(separator: " / ")
+            refreshes[door.name] = "exit \(r.status): \(said)"
         }
         proxy.setOutage(true)
         report.outages += 1
@@ -205,7 +219,7 @@ final class ChaosRun {
             case ..<0.89: killServer(step: step)
             case ..<0.95: startOutage(step: step)
             default:
-                cutShare = [0, 0.1, 0.25, 0.4].randomElement(using: &random)!
+                cutShare = [0, 0.2, 0.4, 0.6].randomElement(using: &random)!
                 proxy.setCutShare(cutShare)
             }
         }

@@ -13,6 +13,8 @@ struct ChaosSettings: Sendable {
     var doors = ["North", "South", "East"]
     /// Guests cancelled (and refreshed) before the doors open.
     var cancellations = 3
+    /// Guests with e-mail addresses imported just before the cancellations (the server busy issuing their passes).
+    var lateRegistrations = 200
     /// Walk-ins added during the run, taken in turn by the doors.
     var walkIns: Int
     /// Guests added to the test roster (300), so that a soak does not run out of guests never scanned.
