@@ -16,6 +16,7 @@ struct ChaosTests {
         let settings = ChaosSettings.fromEnvironment(stores: ChaosRun.Store.allCases.count)
         let seed = settings.seed
         print("chaos seed: \(seed) (\(store); replay with CHAOS_SEED=\(seed) swift test --filter Chaos)")
+        fflush(nil)  // seen at once through a pipe (tee), not when the run ends
         let postgres = store == .postgres ? try await LivePostgres.makeDatabase() : nil
         let report: ChaosRun.Report
         do {
@@ -29,11 +30,15 @@ struct ChaosTests {
             return
         }
         print(report)
-        for violation in report.violations.prefix(25) {
-            Issue.record("chaos seed \(seed), \(store): \(violation)")
-        }
-        if report.violations.count > 25 {
-            Issue.record("chaos seed \(seed), \(store): \(report.violations.count - 25) more violations")
+        fflush(nil)
+        // Up to 10 of each invariant's violations, so that every broken invariant shows.
+        for invariant in ChaosViolation.Invariant.allCases {
+            let broken = report.violations.filter { $0.invariant == invariant }
+            for violation in broken.prefix(10) { Issue.record("chaos seed \(seed), \(store): \(violation)") }
+            if broken.count > 10 {
+                Issue.record(
+                    "chaos seed \(seed), \(store): [\(invariant.rawValue)] \(broken.count - 10) more violations")
+            }
         }
         for note in report.notes { Issue.record("chaos seed \(seed), \(store): \(note)") }
         #expect(report.kioskKills > 0 && report.serverKills > 0 && report.outages > 1, "\(report)")
