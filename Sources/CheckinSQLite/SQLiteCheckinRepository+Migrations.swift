@@ -1,8 +1,10 @@
+import CheckinCore
 import GRDB
 
 extension SQLiteCheckinRepository {
     /// The schema, one numbered step at a time. A shipped step never changes: a new need is a new step.
-    static var migrator: DatabaseMigrator {
+    /// `secrets` seals what 0007 finds stored in plain text.
+    static func migrator(secrets: any SecretSealing) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("0001 tenants, events, guests, devices, check-ins, audit") { db in
             try db.execute(
@@ -258,6 +260,11 @@ extension SQLiteCheckinRepository {
                     ALTER TABLE enrolment_code ADD COLUMN redeem_nonce_hash TEXT;
                     CREATE INDEX check_in_event_by_guest ON check_in_event(event_id, guest_id);
                     """)
+        }
+        migrator.registerMigration("0007 secrets sealed at rest") { db in
+            // Signing keys and webhook secrets are sealed under a key outside the database (in Swift: SQL cannot
+            // seal); triggers refuse a plain one from now on.
+            try sealStoredSecrets(db, secrets)
         }
         return migrator
     }

@@ -368,7 +368,10 @@ enum WebTemplates {
               <code>device.back_online</code>) signed as Standard Webhooks. Leave both empty to turn alerts off.</p>
             <button type="submit" id="save-alerts">Save alerts</button>
           </form>
-          {{#secret}}<p>Verify the webhooks with this secret: <code id="alert-secret">{{secret}}</code></p>{{/secret}}
+          {{#secret}}<p>Verify the webhooks with this secret: <code id="alert-secret">{{secret}}</code>. It is shown
+            only now: copy it into the receiver.</p>{{/secret}}
+          {{#secretEnding}}<p>The webhooks are signed with the secret ending in
+            <code id="alert-secret-ending">{{secretEnding}}</code> (shown once, when it was made).</p>{{/secretEnding}}
           {{#hasRows}}
           <table class="list" id="alerts">
             <caption>Latest alerts</caption>
