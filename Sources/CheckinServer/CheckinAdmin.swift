@@ -138,14 +138,18 @@ public struct CheckinAdmin: Sendable {
 
     /// The event's check-ins, then its check-in events, one JSON object a line.
     public func exportLines(event: EventID) async throws -> [String] {
-        _ = try await existingEvent(event)
+        let known = try await existingEvent(event)
         let encoder = APICoding.encoder()
         var lines: [String] = []
         for checkIn in try await repository.checkIns(event: event) {
-            lines.append(String(decoding: try encoder.encode(ExportLine(checkIn)), as: UTF8.self))
+            var line = ExportLine(checkIn)
+            line.flag(outside: known)
+            lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
         }
         for record in try await repository.checkInEvents(event: event) {
-            lines.append(String(decoding: try encoder.encode(ExportLine(record)), as: UTF8.self))
+            var line = ExportLine(record)
+            line.flag(outside: known)
+            lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
         }
         return lines
     }
@@ -217,6 +221,12 @@ struct ExportLine: Encodable {
     var outcome: String?
     var reason: String?
     var reverts: ItemKey?
+    /// Present (true) when the corrected time sits outside the event's window (`Event.isOutsideWindow`).
+    var outsideWindow: Bool?
+
+    mutating func flag(outside event: Event) {
+        outsideWindow = event.isOutsideWindow(correctedAt) ? true : nil
+    }
 
     init(_ checkIn: CheckinCore.CheckIn) {
         record = "check_in"

@@ -88,4 +88,36 @@ struct EventScopeTests {
         #expect(ClockOffsetBound.accepted(-ClockOffsetBound.maximumMs - 1) == nil)
         #expect(ClockOffsetBound.accepted(nil) == nil)
     }
+
+    /// A scan whose corrected time is outside the event's window (from 2 h before its start until it closes) is
+    /// taken (early doors) and flagged in the export and on the dashboard.
+    @Test(arguments: RepositoryFactory.all)
+    func scansOutsideTheEventsWindowAreFlaggedNotRefused(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (_, event, guests) = try await h.event()
+        try await h.app().test(.router) { client in
+            let kiosk = try await client.enrol(h, event: event.id)
+            let result = try await client.upload(
+                [
+                    kiosk.item(1, guest: guests[0], at: event.startsAt.addingTimeInterval(-3 * 3600)),
+                    kiosk.item(2, guest: guests[1], at: event.startsAt.addingTimeInterval(-3600)),
+                    kiosk.item(3, guest: guests[2], at: event.startsAt.addingTimeInterval(3600)),
+                ], event: event.id, as: kiosk)
+            #expect(result.outcomes.map(\.outcome) == [.applied, .applied, .applied])
+        }
+        let lines = try await h.admin.exportLines(event: event.id).map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        func flagged(_ record: String, _ guest: Guest) -> Bool? {
+            lines.first { $0["record"] as? String == record && $0["guestId"] as? String == guest.id.text }?[
+                "outsideWindow"] as? Bool
+        }
+        for record in ["check_in", "check_in_event"] {
+            #expect(flagged(record, guests[0]) == true)
+            #expect(flagged(record, guests[1]) == nil)
+            #expect(flagged(record, guests[2]) == nil)
+        }
+        #expect(event.isOutsideWindow(event.closesAt.addingTimeInterval(1)))
+        #expect(!event.isOutsideWindow(event.closesAt))
+    }
 }

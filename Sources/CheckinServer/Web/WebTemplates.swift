@@ -100,7 +100,7 @@ enum WebTemplates {
         <table class="list" id="recent">
           <thead><tr><th scope="col">Guest</th><th scope="col">Door</th><th scope="col">Time</th><th scope="col">Arrived</th></tr></thead>
           <tbody>
-          {{#recent}}<tr{{#alert}} class="alerted"{{/alert}}><th scope="row">{{name}}</th><td data-label="Door">{{door}}</td><td data-label="Time">{{time}}</td><td data-label="Arrived">{{party}}</td></tr>{{/recent}}
+          {{#recent}}<tr{{#alert}} class="alerted"{{/alert}}><th scope="row">{{name}}</th><td data-label="Door">{{door}}</td><td data-label="Time">{{time}}{{#outsideWindow}} <span class="pill pill-stale outside-window" title="The scan's corrected time is outside the event's hours: check the kiosk's clock">outside hours</span>{{/outsideWindow}}</td><td data-label="Arrived">{{party}}</td></tr>{{/recent}}
           </tbody>
         </table>
         {{/hasRecent}}
