@@ -51,7 +51,7 @@ struct EventScopeTests {
                 body: Harness.json(
                     Heartbeat(
                         door: "North", kioskVersion: "1.0.0", pending: 0, oldestPendingAt: nil, rosterCursor: nil,
-                        rosterFetchedAt: nil, camera: "ok", clockOffsetMs: nil, deviceTime: h.clock.now())))
+                        rosterFetchedAt: nil, camera: "ok", clockOffsetMs: nil, deviceTime: h.clock.now()))
             ) { response throws in
                 #expect(response.status == .ok)
                 return try Harness.decode(HeartbeatAnswer.self, response.body)
