@@ -104,17 +104,21 @@ struct JSONReader {
         var door: String?
         var at: Date?
         var arrived: Int?
+        var deviceId: String?
+        var sequence: Int64?
         try object { reader, key in
             switch key {
             case "door": door = try reader.string()
             case "at": at = try reader.date()
             case "arrived": arrived = Int(try reader.int())
+            case "deviceId": deviceId = try reader.optionalString()
+            case "sequence": sequence = try reader.null() ? nil : try reader.int()
             default: return false
             }
             return true
         }
         guard let door, let at, let arrived else { throw failure("a check-in without door, at or arrived") }
-        return CheckInSummary(door: door, at: at, arrived: arrived)
+        return CheckInSummary(door: door, at: at, arrived: arrived, deviceId: deviceId, sequence: sequence)
     }
 
     // MARK: Values

@@ -36,7 +36,9 @@ extension GuestRecord {
             json.open()
             json.field("arrived", Int64(checkIn.arrived))
             json.field("at", APITime.text(checkIn.at))
+            if let deviceId = checkIn.deviceId { json.field("deviceId", deviceId) }
             json.field("door", checkIn.door)
+            if let sequence = checkIn.sequence { json.field("sequence", sequence) }
             json.close()
         }
         if let checkInNote { json.field("checkInNote", checkInNote) }

@@ -45,11 +45,17 @@ public struct CheckInSummary: Codable, Equatable, Sendable {
     public var door: String
     public var at: Date
     public var arrived: Int
+    /// The device whose scan is the check-in, and that scan's queue sequence: a kiosk finds its own admit
+    /// displaced by an earlier one at another door (a double entry) when these are not its own.
+    public var deviceId: String?
+    public var sequence: Int64?
 
-    public init(door: String, at: Date, arrived: Int) {
+    public init(door: String, at: Date, arrived: Int, deviceId: String? = nil, sequence: Int64? = nil) {
         self.door = door
         self.at = at
         self.arrived = arrived
+        self.deviceId = deviceId
+        self.sequence = sequence
     }
 }
 

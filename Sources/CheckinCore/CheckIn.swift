@@ -27,7 +27,10 @@ public struct CheckIn: Equatable, Sendable {
         self.arrived = arrived
     }
 
-    public var summary: CheckInSummary { CheckInSummary(door: door, at: correctedTime, arrived: arrived) }
+    public var summary: CheckInSummary {
+        CheckInSummary(
+            door: door, at: correctedTime, arrived: arrived, deviceId: scanKey.deviceId, sequence: scanKey.sequence)
+    }
 }
 
 /// Every scan that reached the server, whatever it did: the first, repeats from other doors,

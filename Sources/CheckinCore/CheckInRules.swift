@@ -73,7 +73,10 @@ public enum CheckInRules {
             let undoesCurrent =
                 scan.reverts.map { $0 == current.scanKey } ?? (current.scanKey.deviceId == scan.key.deviceId)
             if undoesCurrent {
-                return decision(ScanOutcome(kind: .applied), .removeCheckIn)
+                // The event names the scan it undid, also when the kiosk did not (reconciliation reads it).
+                var undo = decision(ScanOutcome(kind: .applied), .removeCheckIn)
+                undo.event.reverts = current.scanKey
+                return undo
             }
             return decision(ScanOutcome(kind: .recorded, checkIn: current.summary, reason: "not_the_check_in"), .keep)
         }

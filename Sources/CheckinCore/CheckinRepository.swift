@@ -79,6 +79,8 @@ public protocol CheckinRepository: Sendable {
     func checkIns(event: EventID) async throws -> [CheckIn]
     /// Every scan that reached the server, in the order it was received.
     func checkInEvents(event: EventID) async throws -> [CheckInEvent]
+    /// The event's double entries (`DoubleEntry`), by the other admit's corrected time.
+    func doubleEntries(event: EventID) async throws -> [DoubleEntry]
 
     // MARK: Pass issuance
 

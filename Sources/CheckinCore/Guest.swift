@@ -78,10 +78,16 @@ public struct CheckInSummary: Equatable, Sendable, Codable {
     public var door: String
     public var at: Date
     public var arrived: Int
+    /// The device and queue sequence of the scan that is the check-in: a kiosk tells its own scan from another
+    /// door's (its own admit displaced by an earlier one elsewhere is a double entry).
+    public var deviceId: String?
+    public var sequence: Int64?
 
-    public init(door: String, at: Date, arrived: Int) {
+    public init(door: String, at: Date, arrived: Int, deviceId: String? = nil, sequence: Int64? = nil) {
         self.door = door
         self.at = at
         self.arrived = arrived
+        self.deviceId = deviceId
+        self.sequence = sequence
     }
 }

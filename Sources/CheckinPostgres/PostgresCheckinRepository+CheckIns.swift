@@ -54,28 +54,19 @@ extension PostgresCheckinRepository {
                 """, logger: logger)
             switch decision.effect {
             case .keep:
-                break
-            case .becomeCheckIn(let checkIn):
-                try await connection.query(
-                    """
-                    INSERT INTO check_in (event_id, guest_id, device_id, epoch, sequence, door, device_time,
-                        corrected_time, received_at, arrived)
-                    VALUES (\(Int64(checkIn.event.rawValue)), \(checkIn.guest.text), \(checkIn.scanKey.deviceId),
-                        \(checkIn.scanKey.epoch), \(checkIn.scanKey.sequence), \(checkIn.door), \(checkIn.deviceTime),
-                        \(checkIn.correctedTime), \(checkIn.receivedAt), \(Int64(checkIn.arrived)))
-                    ON CONFLICT (event_id, guest_id) DO UPDATE SET device_id = excluded.device_id,
-                        epoch = excluded.epoch, sequence = excluded.sequence, door = excluded.door,
-                        device_time = excluded.device_time, corrected_time = excluded.corrected_time,
-                        received_at = excluded.received_at, arrived = excluded.arrived
-                    """, logger: logger)
+                return decision.outcome
+            case .becomeCheckIn(let checkIn) where current == nil:
+                // The guest's first check-in: no other scan to set right.
+                try await Self.saveCheckIn(connection, checkIn, logger: logger)
                 try await Self.touchGuest(connection, scan.guest, event: event, at: receivedAt, logger: logger)
-            case .removeCheckIn:
-                try await connection.query(
-                    "DELETE FROM check_in WHERE event_id = \(eventId) AND guest_id = \(scan.guest.text)",
-                    logger: logger)
-                try await Self.touchGuest(connection, scan.guest, event: event, at: receivedAt, logger: logger)
+                return decision.outcome
+            case .becomeCheckIn, .removeCheckIn:
+                // An earlier scan displaces the check-in, or the check-in is undone: every scan of the guest is
+                // set right (the displaced one superseded, a superseded one restored).
+                let changed = try await Self.reconcile(
+                    connection, guest: scan.guest, event: event, current: current, at: receivedAt, logger: logger)
+                return changed[scan.key] ?? decision.outcome
             }
-            return decision.outcome
         }
     }
 
@@ -107,32 +98,9 @@ extension PostgresCheckinRepository {
     public func checkInEvents(event: EventID) async throws -> [CheckInEvent] {
         try await rows(
             """
-            SELECT event_id, guest_id, device_id, epoch, sequence, kind, door, source, device_time, corrected_time,
-                received_at, arrived, outcome, reason, reverts_device_id, reverts_epoch, reverts_sequence
+            SELECT \(unescaped: Self.checkInEventColumns)
             FROM check_in_event WHERE event_id = \(Int64(event.rawValue)) ORDER BY id
             """
-        ).map { row in
-            var reverts: ScanKey?
-            if let deviceId = try row["reverts_device_id"].decode(String?.self),
-                let epoch = try row["reverts_epoch"].decode(String?.self),
-                let sequence = try row["reverts_sequence"].decode(Int64?.self)
-            {
-                reverts = ScanKey(deviceId: deviceId, epoch: epoch, sequence: sequence)
-            }
-            return CheckInEvent(
-                event: EventID(UInt32(try row["event_id"].decode(Int64.self))),
-                guest: try row["guest_id"].decode(String.self),
-                key: ScanKey(
-                    deviceId: try row["device_id"].decode(String.self), epoch: try row["epoch"].decode(String.self),
-                    sequence: try row["sequence"].decode(Int64.self)),
-                kind: ScanKind(rawValue: try row["kind"].decode(String.self)) ?? .checkIn,
-                door: try row["door"].decode(String.self), source: try row["source"].decode(String.self),
-                deviceTime: try row["device_time"].decode(Date.self),
-                correctedTime: try row["corrected_time"].decode(Date.self),
-                receivedAt: try row["received_at"].decode(Date.self),
-                arrived: Int(try row["arrived"].decode(Int64.self)),
-                outcome: ScanOutcome.Kind(rawValue: try row["outcome"].decode(String.self)) ?? .rejected,
-                reason: try row["reason"].decode(String?.self), reverts: reverts)
-        }
+        ).map(Self.checkInEvent)
     }
 }

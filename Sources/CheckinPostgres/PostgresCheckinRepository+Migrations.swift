@@ -250,7 +250,8 @@ extension PostgresCheckinRepository {
             6, "enrolment nonces, check-in events by guest",
             """
             ALTER TABLE enrolment_code ADD COLUMN redeem_nonce_hash TEXT;
-            CREATE INDEX check_in_event_by_guest ON check_in_event(event_id, guest_id)
+            CREATE INDEX check_in_event_by_guest ON check_in_event(event_id, guest_id);
+            CREATE INDEX check_in_event_superseded ON check_in_event(event_id) WHERE outcome = 'superseded'
             """
         ),
         (

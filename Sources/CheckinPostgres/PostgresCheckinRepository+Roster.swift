@@ -7,7 +7,8 @@ extension PostgresCheckinRepository {
     static let guestColumns = """
         g.event_id, g.id, g.name, g.email, g.phone, g.party_size, g.access_type, g.check_in_note, g.arrival_alert,
         g.status, g.version, g.change_xid, g.change_seq, c.door AS check_in_door,
-        c.corrected_time AS check_in_at, c.arrived AS check_in_arrived
+        c.corrected_time AS check_in_at, c.arrived AS check_in_arrived, c.device_id AS check_in_device,
+        c.sequence AS check_in_sequence
         """
 
     /// The guest and its check-in (a left join on `check_in`).
@@ -16,7 +17,9 @@ extension PostgresCheckinRepository {
         if let door = try row["check_in_door"].decode(String?.self) {
             checkIn = CheckInSummary(
                 door: door, at: try row["check_in_at"].decode(Date.self),
-                arrived: Int(try row["check_in_arrived"].decode(Int64.self)))
+                arrived: Int(try row["check_in_arrived"].decode(Int64.self)),
+                deviceId: try row["check_in_device"].decode(String?.self),
+                sequence: try row["check_in_sequence"].decode(Int64?.self))
         }
         return Guest(
             id: GuestID(text: try row["id"].decode(String.self))!,
@@ -151,7 +154,8 @@ extension PostgresCheckinRepository {
                 ).collect()
                 total = Int(try counted[0].makeRandomAccess()["n"].decode(Int64.self))
             }
-            let next = try rows.count > limit
+            let next =
+                try rows.count > limit
                 ? RosterCursor.downloadPage(changeCursor, after: try pageRows.last!["id"].decode(String.self)) : nil
             return RosterSlice(
                 guests: try pageRows.map(Self.guest), nextPage: next,

@@ -31,7 +31,7 @@ extension GuestRow {
             id: GuestID(text: id)!, event: EventID(UInt32(eventId)), name: name, email: email, phone: phone,
             partySize: partySize, accessType: accessType, checkInNote: checkInNote, arrivalAlert: arrivalAlert,
             status: GuestState(rawValue: status) ?? .active, version: version,
-            checkIn: checkIn.map { CheckInSummary(door: $0.door, at: $0.correctedTime, arrived: $0.arrived) })
+            checkIn: checkIn.map(\.checkIn.summary))
     }
 }
 

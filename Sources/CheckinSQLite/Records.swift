@@ -161,6 +161,7 @@ struct CheckInEventRow: SnakeCaseRecord {
     enum Columns {
         static let id = Column("id")
         static let eventId = Column("event_id")
+        static let guestId = Column("guest_id")
         static let deviceId = Column("device_id")
         static let epoch = Column("epoch")
         static let sequence = Column("sequence")

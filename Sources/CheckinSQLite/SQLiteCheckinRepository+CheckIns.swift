@@ -31,15 +31,19 @@ extension SQLiteCheckinRepository {
             try CheckInEventRow(decision.event, answer: answer).insert(db)
             switch decision.effect {
             case .keep:
-                break
-            case .becomeCheckIn(let checkIn):
+                return decision.outcome
+            case .becomeCheckIn(let checkIn) where current == nil:
+                // The guest's first check-in: no other scan to set right.
                 try CheckInRow(checkIn).save(db)
                 try Self.touchGuest(db, scan.guest, event: event, at: receivedAt)
-            case .removeCheckIn:
-                try CheckInRow.deleteOne(db, key: ["event_id": Int64(event.rawValue), "guest_id": scan.guest.text])
-                try Self.touchGuest(db, scan.guest, event: event, at: receivedAt)
+                return decision.outcome
+            case .becomeCheckIn, .removeCheckIn:
+                // An earlier scan displaces the check-in, or the check-in is undone: every scan of the guest is
+                // set right (the displaced one superseded, a superseded one restored).
+                let changed = try Self.reconcile(
+                    db, guest: scan.guest, event: event, current: current?.checkIn, at: receivedAt)
+                return changed[scan.key] ?? decision.outcome
             }
-            return decision.outcome
         }
     }
 

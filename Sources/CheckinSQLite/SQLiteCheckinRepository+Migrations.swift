@@ -259,6 +259,7 @@ extension SQLiteCheckinRepository {
                 sql: """
                     ALTER TABLE enrolment_code ADD COLUMN redeem_nonce_hash TEXT;
                     CREATE INDEX check_in_event_by_guest ON check_in_event(event_id, guest_id);
+                    CREATE INDEX check_in_event_superseded ON check_in_event(event_id) WHERE outcome = 'superseded';
                     """)
         }
         migrator.registerMigration("0007 secrets sealed at rest") { db in

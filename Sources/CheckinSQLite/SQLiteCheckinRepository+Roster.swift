@@ -157,7 +157,7 @@ extension SQLiteCheckinRepository {
         let placeholders = Array(repeating: "?", count: rows.count).joined(separator: ", ")
         let statement = try db.cachedStatement(
             sql: """
-                SELECT guest_id, door, corrected_time, arrived FROM check_in
+                SELECT guest_id, door, corrected_time, arrived, device_id, sequence FROM check_in
                 WHERE event_id = ? AND guest_id IN (\(placeholders))
                 """)
         let cursor = try Row.fetchCursor(
@@ -166,7 +166,9 @@ extension SQLiteCheckinRepository {
         while let row = try cursor.next() {
             let guest: String = row["guest_id"]
             if byGuest[guest] == nil {
-                byGuest[guest] = CheckInSummary(door: row["door"], at: row["corrected_time"], arrived: row["arrived"])
+                byGuest[guest] = CheckInSummary(
+                    door: row["door"], at: row["corrected_time"], arrived: row["arrived"], deviceId: row["device_id"],
+                    sequence: row["sequence"])
             }
         }
         let eventID = EventID(UInt32(event))

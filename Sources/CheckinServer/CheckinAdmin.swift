@@ -141,17 +141,44 @@ public struct CheckinAdmin: Sendable {
         let known = try await existingEvent(event)
         let encoder = APICoding.encoder()
         var lines: [String] = []
-        for checkIn in try await repository.checkIns(event: event) {
+        let checkIns = try await repository.checkIns(event: event)
+        for checkIn in checkIns {
             var line = ExportLine(checkIn)
             line.flag(outside: known)
             lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
         }
-        for record in try await repository.checkInEvents(event: event) {
+        // A superseded scan names the check-in that won (door and corrected time).
+        let winners = Dictionary(checkIns.map { ($0.guest.text, $0) }, uniquingKeysWith: { first, _ in first })
+        let records = try await repository.checkInEvents(event: event)
+        for record in records {
             var line = ExportLine(record)
             line.flag(outside: known)
+            if record.outcome == .superseded, let winner = winners[record.guest] {
+                line.checkInDoor = winner.door
+                line.checkInAt = winner.correctedTime
+            }
+            lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
+        }
+        // The double-entry report: the superseded scan's line, with the check-in, the gap and the guest's name.
+        let byKey = Dictionary(records.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in try await repository.doubleEntries(event: event) {
+            guard let record = byKey[entry.otherKey] else { continue }
+            var line = ExportLine(record)
+            line.flag(outside: known)
+            line.record = "double_entry"
+            line.guestName = entry.guestName
+            line.checkInDoor = entry.checkInDoor
+            line.checkInAt = entry.checkInAt
+            line.gapSeconds = entry.gapSeconds
             lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
         }
         return lines
+    }
+
+    /// The event's double entries (a guest admitted at two doors while they were offline), by time.
+    public func doubleEntries(event: EventID) async throws -> [DoubleEntry] {
+        _ = try await existingEvent(event)
+        return try await repository.doubleEntries(event: event)
     }
 
     /// The tenant's devices with their last reports.
@@ -221,6 +248,12 @@ struct ExportLine: Encodable {
     var outcome: String?
     var reason: String?
     var reverts: ItemKey?
+    /// For a superseded scan and a double entry: the guest's check-in that won.
+    var checkInDoor: String?
+    var checkInAt: Date?
+    /// For a double entry: seconds from the check-in to this scan, and the guest's name.
+    var gapSeconds: Double?
+    var guestName: String?
     /// Present (true) when the corrected time sits outside the event's window (`Event.isOutsideWindow`).
     var outsideWindow: Bool?
 

@@ -30,7 +30,9 @@ struct EventAnswer: Encodable {
 
 extension CheckinAPI.CheckInSummary {
     init(_ summary: CheckinCore.CheckInSummary) {
-        self.init(door: summary.door, at: summary.at, arrived: summary.arrived)
+        self.init(
+            door: summary.door, at: summary.at, arrived: summary.arrived, deviceId: summary.deviceId,
+            sequence: summary.sequence)
     }
 }
 

@@ -169,6 +169,11 @@ public final class DoorPipeline {
             return finish(
                 .alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door), at: time, source: source,
                 payload: payload, guest: id, reason: "already checked in at \(earlier.door)")
+        case .doubleEntry(let g, let earlier):
+            return finish(
+                .alreadyCheckedIn(g.summary, at: earlier.at, door: earlier.door, doubleEntry: true), at: time,
+                source: source, payload: payload, guest: id,
+                reason: "double entry: checked in at \(earlier.door), admitted here too")
         case .admissible(let g):
             switch settings.mode {
             case .auto:

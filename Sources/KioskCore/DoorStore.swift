@@ -4,6 +4,8 @@ import struct Foundation.Date
 public enum RosterLookup: Equatable, Sendable {
     case admissible(RosterGuest)
     case checkedIn(RosterGuest, CheckIn)
+    /// Checked in (at another door, earlier) and admitted here too: this door's admit was superseded.
+    case doubleEntry(RosterGuest, CheckIn)
     case cancelled(RosterGuest?)
     case notFound
 }

@@ -83,11 +83,25 @@ public struct RosterUpdate: Equatable, Sendable {
     public var guest: RosterGuest
     public var version: Int64
     public var checkIn: CheckIn?
+    /// The server's scan that is the check-in (its device and queue sequence), when the server says.
+    public var checkInScan: ServerScan?
 
-    public init(guest: RosterGuest, version: Int64, checkIn: CheckIn?) {
+    public init(guest: RosterGuest, version: Int64, checkIn: CheckIn?, checkInScan: ServerScan? = nil) {
         self.guest = guest
         self.version = version
         self.checkIn = checkIn
+        self.checkInScan = checkInScan
+    }
+}
+
+/// A scan as the server knows it: the device that made it and its queue sequence there.
+public struct ServerScan: Hashable, Sendable {
+    public var deviceId: String
+    public var sequence: Int64
+
+    public init(deviceId: String, sequence: Int64) {
+        self.deviceId = deviceId
+        self.sequence = sequence
     }
 }
 

@@ -18,7 +18,9 @@ public enum ScreenText {
 
     /// "Checked in 13:07:21 at South door": when and where a repeat guest was let in; `time` is the
     /// display's own rendering of the check-in time.
-    public static func checkedIn(time: String, door: String) -> String { "Checked in \(time) at \(door)" }
+    public static func checkedIn(time: String, door: String, doubleEntry: Bool = false) -> String {
+        doubleEntry ? "Double entry: checked in at \(door) \(time)" : "Checked in \(time) at \(door)"
+    }
 
     /// How many waiting check-ins make the door warn that reconnection will be slow.
     public static let longQueue = 500

@@ -6,7 +6,8 @@ public enum Verdict: Equatable, Sendable {
     case admitted(GuestSummary, arrived: Int)
     /// Confirm mode: valid and on the roster; staff press Enter to commit.
     case awaitingConfirmation(GuestSummary)
-    case alreadyCheckedIn(GuestSummary, at: Date, door: String)
+    /// `doubleEntry`: this door admitted the guest too, and the server kept the earlier check-in elsewhere.
+    case alreadyCheckedIn(GuestSummary, at: Date, door: String, doubleEntry: Bool = false)
     /// One verdict for forged, unknown-key, other-event and other-tenant passes and for codes that are not passes.
     case notValidHere
     case cancelled(GuestSummary?)
@@ -41,7 +42,7 @@ public enum Verdict: Equatable, Sendable {
 
     public var guest: GuestSummary? {
         switch self {
-        case .admitted(let g, _), .awaitingConfirmation(let g), .alreadyCheckedIn(let g, _, _): g
+        case .admitted(let g, _), .awaitingConfirmation(let g), .alreadyCheckedIn(let g, _, _, _): g
         case .cancelled(let g): g
         case .checkInUndone(let g): g
         case .notValidHere, .notInRoster, .rosterIncomplete, .updateRequired, .recordFailed: nil
@@ -69,7 +70,8 @@ public enum Verdict: Equatable, Sendable {
         switch self {
         case .admitted(_, let arrived): arrived == 1 ? "Checked in" : "Checked in: party of \(arrived)"
         case .awaitingConfirmation: ScreenText.confirmKeys
-        case .alreadyCheckedIn: "This pass was already used"
+        case .alreadyCheckedIn(_, _, _, let doubleEntry):
+            doubleEntry ? "Admitted here too while offline: a double entry" : "This pass was already used"
         case .notValidHere: "This pass is not valid here. Ask the guest to check their pass."
         case .cancelled: "Refer to the organizer"
         case .notInRoster: "Guest not in roster: refresh the roster and try again"

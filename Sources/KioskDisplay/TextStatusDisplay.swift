@@ -44,8 +44,8 @@ public final class TextStatusDisplay: StatusDisplay {
                 if let notes = ScreenText.notes(g.notes) { lines.append("  " + notes) }
             }
             lines.append("  \(v.reasonLine)")
-            if case .alreadyCheckedIn(_, let at, let door) = v {
-                lines.append("  " + ScreenText.checkedIn(time: Self.timeText(at), door: door))
+            if case .alreadyCheckedIn(_, let at, let door, let double) = v {
+                lines.append("  " + ScreenText.checkedIn(time: Self.timeText(at), door: door, doubleEntry: double))
             }
             lines.append(statusLine(status))
         case .manualEntry(let query, let matches, let message):

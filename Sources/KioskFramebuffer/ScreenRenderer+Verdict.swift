@@ -23,9 +23,9 @@ extension ScreenRenderer {
                 .reason, verdict.reasonLine, .regular, rule(m, 14, single: 18, min: 28, lines: 3), text, gap: m.size(14)
             )
         }
-        if case .alreadyCheckedIn(_, let at, let door) = verdict {
+        if case .alreadyCheckedIn(_, let at, let door, let double) = verdict {
             stack.add(
-                .detail, ScreenText.checkedIn(time: timeText(at), door: door), .bold,
+                .detail, ScreenText.checkedIn(time: timeText(at), door: door, doubleEntry: double), .bold,
                 rule(m, 17, single: 22, min: 30, lines: 2),
                 text, gap: m.size(50))
         }

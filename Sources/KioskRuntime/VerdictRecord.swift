@@ -14,6 +14,8 @@ public struct VerdictRecord: Codable, Equatable, Sendable {
     /// For already_checked_in: when and at which door.
     public var checkedInAt: String?
     public var door: String?
+    /// For already_checked_in: true when this door admitted the guest too (a double entry).
+    public var doubleEntry: Bool?
     public var at: String
     public var source: String
 
@@ -21,6 +23,7 @@ public struct VerdictRecord: Codable, Equatable, Sendable {
         case file, frame, verdict, guest, name, arrived, notes, door, at, source
         case partySize = "party_size"
         case checkedInAt = "checked_in_at"
+        case doubleEntry = "double_entry"
     }
 
     public init(_ result: ScanResult, file: String?, frame: Int?) {
@@ -36,7 +39,8 @@ public struct VerdictRecord: Codable, Equatable, Sendable {
         source = result.source.rawValue
         switch result.verdict {
         case .admitted(_, let n): arrived = n
-        case .alreadyCheckedIn(_, let when, let where_):
+        case .alreadyCheckedIn(_, let when, let where_, let double):
+            doubleEntry = double ? true : nil
             checkedInAt = Self.timestamp(when)
             door = where_
         default: break

@@ -7,7 +7,9 @@
 /// Times are milliseconds since 1970 (INTEGER). Guest ids are the 16-character base32 codes. `name_key`,
 /// `email_key` and `roster_words.word` are written by the store (`SearchKey`), not by SQL.
 enum Migrations {
-    static let all: [Migration] = [createTables, rosterWords, syncState, rosterSync, reverts, clockOffsetUncertainty]
+    static let all: [Migration] = [
+        createTables, rosterWords, syncState, rosterSync, reverts, clockOffsetUncertainty, doubleEntries,
+    ]
 
     static let createTables = Migration(
         number: 1, name: "roster, tombstones, check-ins, sync queue, audit log",
@@ -183,5 +185,19 @@ enum Migrations {
         number: 6, name: "clock offset uncertainty",
         sql: """
             ALTER TABLE sync_enrolment ADD COLUMN clock_offset_uncertainty_ms INTEGER;
+            """)
+
+    /// A guest looked up at the door says "double entry" when this door's admit was superseded (found by guest);
+    /// an enrolment in progress keeps its nonce, so a redeem whose answer was lost is asked again with it and
+    /// gives this kiosk its identity without a new code.
+    static let doubleEntries = Migration(
+        number: 7, name: "superseded scans by guest, enrolment nonce",
+        sql: """
+            CREATE INDEX sync_superseded_by_guest ON sync_superseded(event, guest_id);
+            CREATE TABLE sync_enrolment_attempt (
+                id          INTEGER PRIMARY KEY CHECK (id = 1),
+                nonce       TEXT    NOT NULL,
+                started_at  INTEGER NOT NULL
+            );
             """)
 }

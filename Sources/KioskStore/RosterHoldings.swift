@@ -22,6 +22,8 @@ struct RosterHoldings {
     var queued: Set<Key> = []
     var tombstoned: Set<Key> = []
     var checkedIn: Set<Key> = []
+    /// The queue sequence of each check-in this kiosk made (`check_ins.queue_sequence`).
+    var ownScans: [Key: Int64] = [:]
 
     /// Guests per query: with the event, under the 999 bound parameters of SQLite before 3.32.
     static let batch = 500
@@ -54,7 +56,19 @@ struct RosterHoldings {
                 }
                 if tables.contains("sync_queue") { queued.formUnion(try held(in: "sync_queue")) }
                 if tables.contains("tombstones") { tombstoned.formUnion(try held(in: "tombstones")) }
-                if tables.contains("check_ins") { checkedIn.formUnion(try held(in: "check_ins")) }
+                if tables.contains("check_ins") {
+                    let rows = try Row.fetchCursor(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT guest_id, queue_sequence FROM check_ins WHERE event = ? AND guest_id IN (\(list))
+                                """),
+                        arguments: arguments)
+                    while let row = try rows.next() {
+                        let key = Key(event: event, id: row["guest_id"])
+                        checkedIn.insert(key)
+                        if let sequence: Int64 = row["queue_sequence"] { ownScans[key] = sequence }
+                    }
+                }
             }
         }
     }

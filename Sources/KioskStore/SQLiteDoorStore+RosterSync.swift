@@ -88,6 +88,7 @@ extension SQLiteDoorStore {
             var result = RosterApplied()
             var held = try RosterHoldings(db, guests: updates.map(\.guest))
             var words = RosterWords()
+            let device = updates.contains { $0.checkInScan != nil } ? try Self.enrolledDevice(db) : nil
             for (update, keys) in zip(updates, page.keys) {
                 let key = RosterHoldings.Key(update.guest)
                 let version = held.versions[key]
@@ -120,6 +121,11 @@ extension SQLiteDoorStore {
                     continue
                 }
                 if let checkIn = update.checkIn {
+                    let scan = update.checkInScan
+                    if let device, let scan, scan.deviceId != device, let own = held.ownScans[key] {
+                        try Self.supersede(own: own, winner: checkIn, key: key, at: now, db)
+                        held.ownScans[key] = nil
+                    }
                     try db.cachedStatement(
                         sql: """
                             INSERT INTO check_ins (event, guest_id, door, at, arrived, source)
@@ -132,6 +138,10 @@ extension SQLiteDoorStore {
                             checkIn.door, checkIn.at.storeMilliseconds, checkIn.arrived, checkIn.source.rawValue,
                         ])
                     held.checkedIn.insert(key)
+                    if let device, let scan, scan.deviceId == device, held.ownScans[key] != scan.sequence {
+                        try Self.reclaim(scan, key: key, db)
+                        held.ownScans[key] = scan.sequence
+                    }
                 } else if held.checkedIn.remove(key) != nil {
                     try db.cachedStatement(sql: "DELETE FROM check_ins WHERE event = ? AND guest_id = ?")
                         .execute(arguments: arguments)
@@ -154,6 +164,38 @@ extension SQLiteDoorStore {
             }
         }
         return applied
+    }
+
+    /// This kiosk's device id on the server, if it is enrolled.
+    static func enrolledDevice(_ db: Database) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT device_id FROM sync_enrolment WHERE id = 1"))
+    }
+
+    /// A guest this door admitted (its check-in with queue sequence `own`, answered, no longer queued) whose
+    /// check-in on the server is another door's earlier scan: this door's admit is a double entry, kept in
+    /// `sync_superseded` with the winning door and time (for `kioskctl status` and the screen), and the
+    /// check-in row is no longer this door's to undo. Runs before the row becomes the winner's.
+    static func supersede(own: Int64, winner: CheckIn, key: RosterHoldings.Key, at now: Date, _ db: Database) throws {
+        let arguments: StatementArguments = [key.event, key.id]
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO sync_superseded
+                    (sequence, event, guest_id, door, at, arrived, source, winning_door, winning_at, answered_at)
+                SELECT queue_sequence, event, guest_id, door, at, arrived, source, ?, ?, ?
+                FROM check_ins WHERE event = ? AND guest_id = ? AND queue_sequence = ?
+                """
+        ).execute(arguments: [winner.door, winner.at.storeMilliseconds, now.storeMilliseconds] + arguments + [own])
+        try db.cachedStatement(sql: "UPDATE check_ins SET queue_sequence = NULL WHERE event = ? AND guest_id = ?")
+            .execute(arguments: arguments)
+    }
+
+    /// The server's check-in is this door's own scan again (the scan that displaced it was reverted): it is no
+    /// longer a superseded scan, and the check-in row is this door's (to undo, and on the screen).
+    static func reclaim(_ scan: ServerScan, key: RosterHoldings.Key, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_superseded WHERE sequence = ?").execute(arguments: [scan.sequence]
+        )
+        try db.cachedStatement(sql: "UPDATE check_ins SET queue_sequence = ? WHERE event = ? AND guest_id = ?")
+            .execute(arguments: [scan.sequence, key.event, key.id])
     }
 
     /// WAL pages (128 MiB) after which a roster page's commit checkpoints: some 20 pages of a first download

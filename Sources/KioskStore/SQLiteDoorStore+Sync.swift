@@ -37,6 +37,31 @@ extension SQLiteDoorStore {
         }
     }
 
+    /// The nonce of the enrolment in progress, made (random, kept) by the first call: a redeem whose answer was
+    /// lost is asked again with it, and the server gives this kiosk its device without a new code.
+    public func enrolmentNonce(at now: Date) throws -> String {
+        try write("keeping the enrolment nonce") { db in
+            if let nonce = try String.fetchOne(db, sql: "SELECT nonce FROM sync_enrolment_attempt WHERE id = 1") {
+                return nonce
+            }
+            var generator = SystemRandomNumberGenerator()
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+            let nonce = String((0..<32).map { _ in alphabet[Int(generator.next() % 32)] })
+            try db.execute(
+                sql: "INSERT INTO sync_enrolment_attempt (id, nonce, started_at) VALUES (1, ?, ?)",
+                arguments: [nonce, now.storeMilliseconds])
+            return nonce
+        }
+    }
+
+    /// Keeps the enrolment, replacing an earlier one, and ends the attempt (its nonce goes).
+    public func finishEnrolment(_ enrolment: SyncEnrolment) throws {
+        try saveEnrolment(enrolment)
+        try write("ending the enrolment attempt") { db in
+            try db.execute(sql: "DELETE FROM sync_enrolment_attempt")
+        }
+    }
+
     /// Notes that the server answered at `contact.at` with the clock offset it showed.
     public func recordContact(_ contact: SyncContact) throws {
         try write("recording contact with the server", durability: .normal) { db in

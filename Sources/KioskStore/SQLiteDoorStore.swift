@@ -66,7 +66,9 @@ public final class SQLiteDoorStore: DoorStore {
                         EXISTS (SELECT 1 FROM tombstones AS t WHERE t.event = k.event AND t.guest_id = k.guest_id)
                             AS tombstoned,
                         c.door AS check_in_door, c.at AS check_in_at, c.arrived AS check_in_arrived,
-                        c.source AS check_in_source
+                        c.source AS check_in_source,
+                        EXISTS (SELECT 1 FROM sync_superseded AS s WHERE s.event = k.event AND s.guest_id = k.guest_id)
+                            AS double_entry
                     FROM (SELECT :event AS event, :guest_id AS guest_id) AS k
                     LEFT JOIN roster AS r ON r.event = k.event AND r.guest_id = k.guest_id
                     LEFT JOIN check_ins AS c ON c.event = k.event AND c.guest_id = k.guest_id
@@ -85,6 +87,7 @@ public final class SQLiteDoorStore: DoorStore {
                 guest: guest, event: event, door: try row.text(Column("check_in_door")),
                 at: try row.date(Column("check_in_at")), arrived: try row.int(Column("check_in_arrived")),
                 source: try row.source(Column("check_in_source")))
+            if try row.decode(Bool.self, forColumn: "double_entry") { return .doubleEntry(rosterGuest, checkIn) }
             return .checkedIn(rosterGuest, checkIn)
         }
     }

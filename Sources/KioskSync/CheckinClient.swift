@@ -33,6 +33,7 @@ public final class CheckinClient: Sendable {
         serverURL: String, token: String?, caFile: String?, clock: any SyncClock = SystemSyncClock(),
         timeout: Duration = .seconds(20)
     ) throws(SyncError) {
+        try ServerAddress.check(serverURL)
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile {
             do {

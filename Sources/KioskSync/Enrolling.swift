@@ -2,26 +2,50 @@ import CheckinAPI
 import KioskCore
 import KioskStore
 
+import struct Foundation.Date
+
 /// `kioskctl enroll`: redeems a one-time code at the server and keeps the device's token in the kiosk's
 /// database (not in kiosk.conf).
 public enum Enrolling {
     /// Redeems `code` for the door `door`; stores and returns the enrolment, and starts the server's roster for
     /// `event` from nothing (scans get `rosterIncomplete` until its first download completes).
+    ///
+    /// The redeem carries the enrolment's nonce, kept in the database before the first try: when the server
+    /// cannot be reached, answers 5xx or 429, or the answer is lost, it is tried again with the same code and
+    /// nonce (jittered backoff) for up to `retryFor`, and the server gives the same device a new token rather
+    /// than refusing a code it already spent. A later `kioskctl enroll` with the same code does the same.
     public static func enroll(
         store: SQLiteDoorStore, serverURL: String, code: String, door: String, event: EventID, caFile: String?,
-        clock: any SyncClock = SystemSyncClock()
+        clock: any SyncClock = SystemSyncClock(), retryFor: Duration = .seconds(60),
+        backoff: Backoff = Backoff(base: .seconds(1), maximum: .seconds(15)),
+        attempted: @Sendable (SyncError, Duration) -> Void = { _, _ in }
     ) async throws -> SyncEnrolment {
-        let exchange = try await CheckinClient.withClient(
-            serverURL: serverURL, token: nil, caFile: caFile, clock: clock
-        ) { client in
-            try await client.redeem(EnrolmentRequest(code: code, door: door, kioskVersion: KioskSoftware.version))
+        let nonce = try store.enrolmentNonce(at: clock.now())
+        let request = EnrolmentRequest(code: code, door: door, kioskVersion: KioskSoftware.version, nonce: nonce)
+        let started = clock.now()
+        var failures = 0
+        var exchange: CheckinClient.Exchange<Enrolment>
+        while true {
+            do {
+                exchange = try await CheckinClient.withClient(
+                    serverURL: serverURL, token: nil, caFile: caFile, clock: clock
+                ) { client in try await client.redeem(request) }
+                break
+            } catch let error as SyncError where error.isTransient {
+                failures += 1
+                let wait = backoff.delay(afterFailures: failures)
+                let spent = clock.now().timeIntervalSince(started)
+                guard Duration.seconds(spent) + wait <= retryFor else { throw error }
+                attempted(error, wait)
+                try await clock.sleep(for: wait)
+            }
         }
         let answer = exchange.answer
         let enrolment = SyncEnrolment(
             serverURL: serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL, deviceID: answer.deviceId,
             token: answer.token, tenant: TenantID(answer.tenantId), queueEpoch: answer.queueEpoch, caFile: caFile,
             enrolledAt: exchange.receivedAt)
-        try store.saveEnrolment(enrolment)
+        try store.finishEnrolment(enrolment)
         try store.startRosterDownload(event: event)
         try store.recordContact(
             ClockOffset.contact(serverTime: answer.serverTime, sentAt: exchange.sentAt, receivedAt: exchange.receivedAt)

@@ -136,7 +136,11 @@ public struct RosterDownloader: Sendable {
             let checkIn = record.checkIn.map {
                 CheckIn(guest: id, event: event, door: $0.door, at: $0.at, arrived: max(0, $0.arrived), source: .camera)
             }
-            return RosterUpdate(guest: guest, version: record.version, checkIn: checkIn)
+            var scan: ServerScan?
+            if let deviceId = record.checkIn?.deviceId, let sequence = record.checkIn?.sequence {
+                scan = ServerScan(deviceId: deviceId, sequence: sequence)
+            }
+            return RosterUpdate(guest: guest, version: record.version, checkIn: checkIn, checkInScan: scan)
         }
         return (updates, invalid)
     }

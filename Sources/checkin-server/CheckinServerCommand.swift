@@ -16,7 +16,7 @@ struct CheckinServerCommand: AsyncParsableCommand {
             Serve.self, AdminToken.self, CreateTenant.self, CreateOrganizer.self, CreateEvent.self, ImportGuests.self,
             AddGuest.self,
             CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, Audit.self,
-            SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self,
+            SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self,
         ])
 
     /// Everything this process writes (database, WAL, secrets key, pass images) is its own user's only, whatever

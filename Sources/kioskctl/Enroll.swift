@@ -18,16 +18,56 @@ struct Enroll: AsyncParsableCommand {
     @Option(help: "The check-in server's URL, e.g. https://checkin.example:8443.")
     var server: String
 
-    @Option(help: "The one-time enrolment code.")
-    var code: String
+    @Option(
+        help:
+            "The one-time enrolment code. Left out: read from --code-file, else from standard input (kept out of the process list and shell history)."
+    )
+    var code: String?
+
+    @Option(name: .customLong("code-file"), help: "A file holding the one-time enrolment code.")
+    var codeFile: String?
+
+    @Option(
+        name: .customLong("retry-for"),
+        help: "Seconds to keep trying while the server cannot be reached or the answer is lost (same code, same nonce)."
+    )
+    var retryFor: Int = 60
 
     @Option(name: .customLong("ca-file"), help: "The PEM file of the CA that signed the server's certificate.")
     var caFile: String?
 
     func validate() throws {
-        guard server.lowercased().hasPrefix("https://") || server.lowercased().hasPrefix("http://") else {
-            throw ValidationError("--server must be a URL such as https://checkin.example:8443, found '\(server)'")
+        do {
+            try ServerAddress.check(server)
+        } catch {
+            throw ValidationError("--server: \(error.message); \(error.advice)")
         }
+        guard (0...3600).contains(retryFor) else { throw ValidationError("--retry-for must be from 0 to 3600 seconds") }
+        if code != nil && codeFile != nil { throw ValidationError("give --code or --code-file, not both") }
+    }
+
+    /// The code from --code, --code-file or standard input, trimmed.
+    func readCode() throws -> String {
+        var text: String
+        if let code {
+            text = code
+        } else if let codeFile {
+            do {
+                text = try String(contentsOfFile: codeFile, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read the enrolment code from \(codeFile): \(error.localizedDescription)")
+            }
+        } else {
+            if isatty(STDIN_FILENO) != 0 {
+                FileHandle.standardError.write(Data("enrolment code: ".utf8))
+            }
+            text = readLine(strippingNewline: true) ?? ""
+        }
+        text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, text.count <= 200 else {
+            throw ValidationError("no enrolment code: give --code, --code-file, or type it on standard input")
+        }
+        return text
     }
 
     func run() async throws {
@@ -37,10 +77,16 @@ struct Enroll: AsyncParsableCommand {
         if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
+        let code = try readCode()
         let store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
         let ca = caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         let enrolment = try await Enrolling.enroll(
-            store: store, serverURL: server, code: code, door: settings.door, event: settings.event, caFile: ca)
+            store: store, serverURL: server, code: code, door: settings.door, event: settings.event, caFile: ca,
+            retryFor: .seconds(retryFor)
+        ) { error, wait in
+            FileHandle.standardError.write(
+                Data("\(error); trying again in \(wait.components.seconds) s with the same code\n".utf8))
+        }
         print(enrolment.deviceID)
         FileHandle.standardError.write(
             Data(

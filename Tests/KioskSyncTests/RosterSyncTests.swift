@@ -206,14 +206,65 @@ struct RosterSyncTests {
         #expect(mine.door == "South" && mine.at == base + 30)
         #expect(try store.pendingCount() == 1)
 
-        // Uploaded: the server keeps North's earlier scan, and South's kiosk now says where and when.
+        // Uploaded: the server keeps North's earlier scan, and South's kiosk now says where and when, and that
+        // it admitted the guest too (a double entry).
         #expect(try south.kioskctl(["sync"]).status == 0)
-        guard case .checkedIn(_, let winner) = try store.lookUp(guest: shared, event: event) else {
-            Issue.record("no check-in after the sync")
+        guard case .doubleEntry(_, let winner) = try store.lookUp(guest: shared, event: event) else {
+            Issue.record("no double entry after the sync")
             return
         }
         #expect(winner.door == "North" && abs(winner.at.timeIntervalSince(base)) < 1)
         #expect(try store.pendingCount() == 0)
+    }
+
+    @Test(
+        "the earlier scan uploaded second: the door whose admit it displaced learns by the next delta that its scan was a double entry",
+        .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
+    func displacedAdmitBecomesADoubleEntryAtItsDoor() async throws {
+        let (server, _) = try await Self.server(guests: 0)
+        defer { server.stop() }
+        let north = try LiveKioskFolder(door: "North", server: server)
+        let south = try LiveKioskFolder(door: "South", server: server)
+        let northDevice = try EndToEndSyncTests.enroll(north, server)
+        _ = try EndToEndSyncTests.enroll(south, server)
+        let shared = try EndToEndSyncTests.roster()[1]
+        let event = EventID(1)
+        let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded())
+
+        // Both offline: South admits first (by the clock), North 30 s later; North's upload arrives first.
+        try south.scanOffline([shared], at: [base])
+        try north.scanOffline([shared], at: [base + 30])
+        let northSync = try north.kioskctl(["sync"])
+        #expect(northSync.out.contains("1 confirmed"), "\(northSync.out)")
+        let southSync = try south.kioskctl(["sync"])
+        #expect(southSync.out.contains("1 confirmed"), "\(southSync.out)")
+
+        // On the server North's scan is superseded, with South's door and time.
+        let lines = try EndToEndSyncTests.export(server).filter { $0.guestId == shared.text }
+        let northScan = lines.first { $0.record == "check_in_event" && $0.deviceId == northDevice }
+        #expect(northScan?.outcome == "superseded", "\(lines)")
+        #expect(lines.first { $0.record == "check_in" }?.door == "South")
+        let report = try server.admin(["double-entries", "--event", "1"])
+        #expect(report.contains("South") && report.contains("North") && report.contains("30"), "\(report)")
+
+        // North's next roster refresh brings South's check-in: North's admit is a double entry there.
+        #expect(try north.kioskctl(["roster", "refresh"]).status == 0)
+        let store = try Self.store(north)
+        guard case .doubleEntry(_, let winner) = try store.lookUp(guest: shared, event: event) else {
+            Issue.record(
+                "North does not know its admit was superseded: \(try store.lookUp(guest: shared, event: event))")
+            return
+        }
+        #expect(winner.door == "South" && abs(winner.at.timeIntervalSince(base)) < 1)
+        let status = try north.kioskctl(["status"])
+        #expect(status.out.contains("superseded scans: 1"), "\(status.out)")
+        #expect(status.out.contains("checked in at South"), "\(status.out)")
+        // South's own check-in is no double entry there.
+        guard case .checkedIn(_, let own) = try Self.store(south).lookUp(guest: shared, event: event) else {
+            Issue.record("South lost its check-in")
+            return
+        }
+        #expect(own.door == "South")
     }
 
     @Test(

@@ -30,6 +30,9 @@ struct DashboardView {
     var percent: Int
     var cancelled: Int
     var hasCancelled: Bool
+    /// Guests admitted at two doors while offline (the double-entry report's rows).
+    var doubleEntries: Int
+    var doubleEntriesWord: String
     var chart: String
     var recent: [Arrival]
     var hasRecent: Bool
@@ -38,8 +41,10 @@ struct DashboardView {
 
     init(
         event: Event, counts: EventCounts, checkIns: [DoorTime], recent: [Guest], alerted: [Guest],
-        now: Date, timeZone: TimeZone
+        doubleEntries: Int, now: Date, timeZone: TimeZone
     ) {
+        self.doubleEntries = doubleEntries
+        doubleEntriesWord = doubleEntries == 1 ? "entry" : "entries"
         let time = TimeText(now: now, timeZone: timeZone)
         eventId = event.id.rawValue
         eventName = event.name

@@ -42,6 +42,7 @@ struct WebController: Sendable {
         router.get("events/:eventId", use: dashboard)
         router.get("events/:eventId/live", use: dashboardLive)
         router.get("events/:eventId/monitor", use: monitor)
+        router.get("events/:eventId/double-entries", use: doubleEntries)
         router.get("events/:eventId/guests", use: guests)
         router.post("events/:eventId/guests", use: addGuest)
         router.post("events/:eventId/guests/import", use: importGuests)
@@ -171,7 +172,8 @@ struct WebController: Sendable {
             alerted: try await repository.arrivals(
                 event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow), alertedOnly: true,
                 limit: DashboardView.alertedCount),
-            now: now, timeZone: pages.timeZone)
+            doubleEntries: try await repository.doubleEntries(event: event.id).count, now: now, timeZone: pages.timeZone
+        )
     }
 
     /// A live part asked for without a session (it expired): 401, and the page keeps what it shows.

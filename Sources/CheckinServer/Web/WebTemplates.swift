@@ -5,6 +5,7 @@ enum WebTemplates {
         "layout": layout, "sign-in": signIn, "events": events, "monitor": monitor, "monitor-live": monitorLive,
         "not-found": notFound, "forbidden": forbidden, "event-nav": eventNav, "dashboard": dashboard,
         "dashboard-live": dashboardLive, "guests": guests, "devices": devices, "pass": pass,
+        "double-entries": doubleEntries,
         "pass-missing": passMissing,
     ]
 
@@ -60,7 +61,35 @@ enum WebTemplates {
           <a href="/events/{{eventId}}/monitor">Sync monitor</a>
           <a href="/events/{{eventId}}/guests">Guests</a>
           <a href="/events/{{eventId}}/devices">Devices</a>
+          <a href="/events/{{eventId}}/double-entries">Double entries</a>
         </nav>
+        """
+
+    /// Guests admitted at two doors while the doors were offline: the check-in that counts and the other.
+    static let doubleEntries = """
+        {{<layout}}
+        {{$title}}Double entries · {{eventName}}{{/title}}
+        {{$content}}
+        <h1>Double entries <span class="muted">{{eventName}}</span></h1>
+        {{> event-nav}}
+        <p>A guest admitted at two doors while they could not reach the server. The earliest scan is the
+          check-in; the later one is kept as superseded. Times in {{zone}}.</p>
+        <p class="muted" id="double-entry-count">{{countText}}</p>
+        {{#hasEntries}}
+        <table class="list" id="double-entries">
+          <thead><tr><th scope="col">Guest</th><th scope="col">Checked in</th><th scope="col">Also admitted</th>
+            <th scope="col">Gap</th></tr></thead>
+          <tbody>
+          {{#entries}}
+          <tr><th scope="row">{{name}}<br><span class="muted small"><code>{{code}}</code></span></th>
+            <td data-label="Checked in">{{checkInDoor}} {{checkInTime}}</td>
+            <td data-label="Also admitted">{{otherDoor}} {{otherTime}}</td><td data-label="Gap">{{gap}}</td></tr>
+          {{/entries}}
+          </tbody>
+        </table>
+        {{/hasEntries}}
+        {{/content}}
+        {{/layout}}
         """
 
     static let dashboard = """
@@ -83,6 +112,7 @@ enum WebTemplates {
           <div class="card figure"><span class="big" id="checked-in">{{checkedIn}}</span> of {{guests}} guests checked in ({{percent}} %)</div>
           <div class="card figure"><span class="big" id="arrived-people">{{arrivedPeople}}</span> of {{expectedPeople}} people arrived</div>
           {{#hasCancelled}}<div class="card figure"><span class="big">{{cancelled}}</span> cancelled</div>{{/hasCancelled}}
+          <div class="card figure"><a href="/events/{{eventId}}/double-entries"><span class="big" id="double-entries">{{doubleEntries}}</span> double {{doubleEntriesWord}}</a></div>
         </section>
         {{#hasAlerts}}
         <section class="alerts" id="alerts" role="status">

@@ -1,0 +1,43 @@
+import ArgumentParser
+import CheckinAPI
+import CheckinCore
+import Foundation
+import KioskCore
+
+/// `checkin-server double-entries --event N`: the guests admitted at two doors (or twice) while the doors were
+/// offline, the check-in that counts and the other admit, with the gap between them.
+struct DoubleEntries: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "double-entries",
+        abstract:
+            "List the event's double entries: guest, the check-in's door and time, the other door and time, the gap.",
+        discussion: """
+            A double entry is a guest admitted by two doors (or twice) while they could not reach the server. The \
+            earliest scan (clock-corrected) is the check-in; the other is kept as superseded. One line per other \
+            admit, tab-separated: guest id, name, check-in door, check-in time, other door, other time, gap in \
+            seconds. --json prints the export's double_entry records instead.
+            """)
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id.") var event: UInt32
+    @Flag(help: "JSON lines (the export's double_entry records).") var json = false
+
+    func run() async throws {
+        if json {
+            let lines = try await withAdmin(options) { try await $0.exportLines(event: EventID(event)) }
+            let entries = lines.filter { $0.contains("\"record\":\"double_entry\"") }
+            for line in entries { print(line) }
+            note("\(entries.count) double \(entries.count == 1 ? "entry" : "entries")")
+            return
+        }
+        let entries = try await withAdmin(options) { try await $0.doubleEntries(event: EventID(event)) }
+        for entry in entries {
+            print(
+                [
+                    entry.guest.text, entry.guestName, entry.checkInDoor, APITime.text(entry.checkInAt),
+                    entry.otherDoor,
+                    APITime.text(entry.otherAt), String(format: "%.0f", entry.gapSeconds),
+                ].joined(separator: "\t"))
+        }
+        note("\(entries.count) double \(entries.count == 1 ? "entry" : "entries") at event \(event)")
+    }
+}
