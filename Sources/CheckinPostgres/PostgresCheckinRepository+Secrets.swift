@@ -17,9 +17,9 @@ extension PostgresCheckinRepository {
             guard !SealedText.isSealed(stored) else { continue }
             let tenant = TenantID(UInt32(try row["tenant_id"].decode(Int64.self)))
             let sealed = try secrets.seal(stored, context: .signingKey(tenant: tenant))
+            let id = try row["key_id"].decode(Int64.self)
             try await connection.query(
-                "UPDATE signing_key SET private_key_pem = \(sealed) WHERE key_id = \(try row["key_id"].decode(Int64.self))",
-                logger: logger)
+                "UPDATE signing_key SET private_key_pem = \(sealed) WHERE key_id = \(id)", logger: logger)
         }
         let webhookSecrets = try await connection.query(
             "SELECT id, tenant_id, secret FROM webhook_secret FOR UPDATE", logger: logger
@@ -29,9 +29,8 @@ extension PostgresCheckinRepository {
             guard !SealedText.isSealed(stored) else { continue }
             let tenant = TenantID(UInt32(try row["tenant_id"].decode(Int64.self)))
             let sealed = try secrets.seal(stored, context: .webhookSecret(tenant: tenant))
-            try await connection.query(
-                "UPDATE webhook_secret SET secret = \(sealed) WHERE id = \(try row["id"].decode(Int64.self))",
-                logger: logger)
+            let id = try row["id"].decode(Int64.self)
+            try await connection.query("UPDATE webhook_secret SET secret = \(sealed) WHERE id = \(id)", logger: logger)
         }
         let alerts = try await connection.query(
             "SELECT event_id, webhook_secret FROM offline_alert WHERE webhook_secret IS NOT NULL FOR UPDATE",

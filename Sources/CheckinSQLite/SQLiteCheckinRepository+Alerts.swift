@@ -18,7 +18,7 @@ extension SQLiteCheckinRepository {
                     """,
                 arguments: [
                     Int64(event.rawValue), settings.email, settings.webhookURL,
-                    try settings.webhookSecret.map { try seal($0, .offlineAlertSecret(event: event)) }, time,
+                    try settings.webhookSecret.map { try self.sealSecret($0, .offlineAlertSecret(event: event)) }, time,
                 ])
         }
     }
@@ -27,7 +27,7 @@ extension SQLiteCheckinRepository {
         try await writer.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM offline_alert WHERE event_id = ?", arguments: [Int64(event.rawValue)]
-            ).map(alertSettings) ?? OfflineAlertSettings()
+            ).map(self.alertSettings) ?? OfflineAlertSettings()
         }
     }
 
@@ -40,7 +40,7 @@ extension SQLiteCheckinRepository {
                     """
             ).compactMap { row in
                 guard let event = try EventRow.fetchOne(db, key: row["event_id"] as Int64)?.event else { return nil }
-                return (event, try alertSettings(row))
+                return (event, try self.alertSettings(row))
             }
         }
     }
@@ -51,7 +51,7 @@ extension SQLiteCheckinRepository {
         let sealed: String? = row["webhook_secret"]
         return OfflineAlertSettings(
             email: row["email"], webhookURL: row["webhook_url"],
-            webhookSecret: try sealed.map { try open($0, .offlineAlertSecret(event: event)) })
+            webhookSecret: try sealed.map { try self.openSecret($0, .offlineAlertSecret(event: event)) })
     }
 
     public func openOfflineEpisodes(event: EventID) async throws -> [OfflineEpisode] {

@@ -10,17 +10,17 @@ extension SQLiteCheckinRepository {
         -> SigningKey
     {
         try await writer.write { db in
-            if let newest = try signingKeys(db, tenant: tenant).first { return newest }
-            return try insertSigningKey(db, candidate, tenant: tenant, at: time)
+            if let newest = try self.signingKeys(db, tenant: tenant).first { return newest }
+            return try self.insertSigningKey(db, candidate, tenant: tenant, at: time)
         }
     }
 
     public func addSigningKey(_ key: NewSigningKey, tenant: TenantID, at time: Date) async throws -> SigningKey {
-        try await writer.write { db in try insertSigningKey(db, key, tenant: tenant, at: time) }
+        try await writer.write { db in try self.insertSigningKey(db, key, tenant: tenant, at: time) }
     }
 
     public func signingKeys(tenant: TenantID) async throws -> [SigningKey] {
-        try await writer.read { db in try signingKeys(db, tenant: tenant) }
+        try await writer.read { db in try self.signingKeys(db, tenant: tenant) }
     }
 
     /// Opened: the database holds each private key sealed.
@@ -31,7 +31,7 @@ extension SQLiteCheckinRepository {
         ).map { row in
             SigningKey(
                 keyID: KeyID(row["key_id"] as Int64), tenant: tenant,
-                privateKeyPEM: try open(row["private_key_pem"], .signingKey(tenant: tenant)),
+                privateKeyPEM: try self.openSecret(row["private_key_pem"], .signingKey(tenant: tenant)),
                 publicKey: [UInt8](row["public_key"] as Data), createdAt: row["created_at"])
         }
     }
@@ -52,7 +52,7 @@ extension SQLiteCheckinRepository {
                 VALUES (?, ?, ?, ?, ?)
                 """,
             arguments: [
-                id, Int64(tenant.rawValue), try seal(key.privateKeyPEM, .signingKey(tenant: tenant)),
+                id, Int64(tenant.rawValue), try self.sealSecret(key.privateKeyPEM, .signingKey(tenant: tenant)),
                 Data(key.publicKey), time,
             ])
         return SigningKey(

@@ -75,11 +75,11 @@ extension SQLiteCheckinRepository {
             arguments: [secrets.keyID, Date()])
     }
 
-    func seal(_ secret: String, _ context: SecretContext) throws -> String {
+    func sealSecret(_ secret: String, _ context: SecretContext) throws -> String {
         try secrets.seal(secret, context: context)
     }
 
-    func open(_ stored: String, _ context: SecretContext) throws -> String {
+    func openSecret(_ stored: String, _ context: SecretContext) throws -> String {
         try secrets.open(stored, context: context)
     }
 }

@@ -98,7 +98,7 @@ extension SQLiteCheckinRepository {
             }
             try db.execute(
                 sql: "INSERT INTO webhook_secret (tenant_id, secret, created_at) VALUES (?, ?, ?)",
-                arguments: [Int64(tenant.rawValue), try seal(secret, .webhookSecret(tenant: tenant)), time])
+                arguments: [Int64(tenant.rawValue), try self.sealSecret(secret, .webhookSecret(tenant: tenant)), time])
         }
     }
 
@@ -109,7 +109,7 @@ extension SQLiteCheckinRepository {
                 arguments: [Int64(tenant.rawValue)]
             ).map {
                 WebhookSecret(
-                    secret: try open($0["secret"], .webhookSecret(tenant: tenant)), createdAt: $0["created_at"])
+                    secret: try self.openSecret($0["secret"], .webhookSecret(tenant: tenant)), createdAt: $0["created_at"])
             }
         }
     }

@@ -112,10 +112,9 @@ struct SecretsAtRestTests {
         let path = RepositoryFactory.temporaryFolder() + "/checkin.db"
         let secrets = try SecretsKey.random()
         let pem = try Ed25519PrivateKey.generate().pem()
-        try DatabasePool(path: path).write { db in
-            try SQLiteCheckinRepository.migrator(secrets: secrets).migrate(db, upTo: "0006 enrolment nonces, check-in events by guest")
-        }
         let older = try DatabasePool(path: path)
+        try SQLiteCheckinRepository.migrator(secrets: secrets)
+            .migrate(older, upTo: "0006 enrolment nonces, check-in events by guest")
         try await older.write { db in
             try db.execute(
                 sql: """
