@@ -83,9 +83,9 @@ import Testing
                 let shown = try await page()
                 #expect(!shown.contains(secretText) && shown.contains("value=\"ops@example.org\""))
                 #expect(shown.contains("id=\"alert-secret-ending\">…\(secretText.suffix(4))<"))
-                let (again, againPage) = try await post(
+                let (resaved, resavedPage) = try await post(
                     "csrf=\(csrf)&email=ops%40example.org&webhookURL=\(encodedHook)")
-                #expect(again == .seeOther && !againPage.contains(secretText))
+                #expect(resaved == .seeOther && !resavedPage.contains(secretText))
                 #expect(try await h.repository.offlineAlerts(event: event.id).webhookSecret == secretText)
                 let secret = try WebhookSecretKey(secretText)
                 #expect(

@@ -25,7 +25,7 @@ struct SecretsAtRestTests {
             var bytes = Data()
             for suffix in ["", "-wal"] { bytes += (try? Data(contentsOf: URL(fileURLWithPath: copy + suffix))) ?? Data() }
             // Opened without any key: the columns hold sealed text only.
-            let stored = try DatabaseQueue(path: copy).read { db in
+            let stored = try await DatabaseQueue(path: copy).read { db in
                 try String.fetchAll(db, sql: "SELECT private_key_pem FROM signing_key")
                     + String.fetchAll(db, sql: "SELECT secret FROM webhook_secret")
                     + String.fetchAll(db, sql: "SELECT webhook_secret FROM offline_alert")
