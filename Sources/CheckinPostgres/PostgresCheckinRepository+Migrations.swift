@@ -304,6 +304,7 @@ extension PostgresCheckinRepository {
                     }
                 }
                 if last == .max { try await bindSecretsKey(connection) }
+                if !applied.contains(7), last >= 7 { try await forgetPlainSecrets(connection) }
             } catch {
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
                 throw error

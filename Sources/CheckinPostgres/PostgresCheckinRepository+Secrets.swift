@@ -46,6 +46,15 @@ extension PostgresCheckinRepository {
         }
     }
 
+    /// After migration 7 sealed the secrets in place, their plain rows are dead tuples still in the tables'
+    /// files: VACUUM FULL rewrites the three small tables without them. (PostgreSQL's WAL, its archives and
+    /// backups made before still hold them.)
+    func forgetPlainSecrets(_ connection: PostgresConnection) async throws {
+        for table in ["signing_key", "webhook_secret", "offline_alert"] {
+            try await connection.query(PostgresQuery(unsafeSQL: "VACUUM FULL \(table)"), logger: logger)
+        }
+    }
+
     /// Keeps the id of the key the secrets are sealed with (the first process to start sets it), and refuses
     /// another key: a server started with the wrong key file, or a second machine that made a key of its own,
     /// stops at once, saying so.

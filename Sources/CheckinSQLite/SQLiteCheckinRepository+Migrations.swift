@@ -262,7 +262,7 @@ extension SQLiteCheckinRepository {
                     CREATE INDEX check_in_event_superseded ON check_in_event(event_id) WHERE outcome = 'superseded';
                     """)
         }
-        migrator.registerMigration("0007 secrets sealed at rest") { db in
+        migrator.registerMigration(sealingMigration) { db in
             // Signing keys and webhook secrets are sealed under a key outside the database (in Swift: SQL cannot
             // seal); triggers refuse a plain one from now on.
             try sealStoredSecrets(db, secrets)

@@ -61,6 +61,18 @@ extension SQLiteCheckinRepository {
                 """)
     }
 
+    static let sealingMigration = "0007 secrets sealed at rest"
+
+    /// After 0007 sealed the secrets in place, their plain text still lies in freed pages of the file and in the
+    /// WAL: VACUUM rewrites every page, and a truncating checkpoint empties the WAL, so a copy of the files made
+    /// afterwards holds none of it. (Copies made before, and backups, still do.)
+    static func forgetPlainSecrets(_ writer: any DatabaseWriter) throws {
+        try writer.vacuum()
+        if writer is DatabasePool {
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+    }
+
     /// Keeps the id of the key the secrets are sealed with (on the first start), and refuses another key: a
     /// server started with the wrong key file stops at once, saying so, instead of failing at its first pass.
     static func bindSecretsKey(_ db: Database, _ secrets: any SecretSealing) throws {

@@ -35,8 +35,11 @@ public final class SQLiteCheckinRepository: CheckinRepository {
     public init(writer: any DatabaseWriter, secrets: any SecretSealing) throws {
         self.writer = writer
         self.secrets = secrets
-        try Self.migrator(secrets: secrets).migrate(writer)
+        let migrator = Self.migrator(secrets: secrets)
+        let sealing = try writer.read { db in try !migrator.appliedIdentifiers(db).contains(Self.sealingMigration) }
+        try migrator.migrate(writer)
         try writer.write { db in try Self.bindSecretsKey(db, secrets) }
+        if sealing { try Self.forgetPlainSecrets(writer) }
     }
 
     /// A new database file is made 0600 before SQLite opens it (SQLite gives its WAL and shared memory the
