@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 out=.build/fuzz
 lib=$out/lib
-targets=(pass-parser config roster-csv png jpeg pgm)
+targets=(pass-parser config roster-csv roster-page guest-csv png jpeg pgm)
 swiftc_flags=(-sanitize=fuzzer,address -parse-as-library -O -use-ld=lld)
 
 describe() {
@@ -27,6 +27,8 @@ describe() {
     pass-parser) echo "pass payloads: PassToken(payload:), PassValidator.check, GuestID(text:), KeyEvent.Parser" ;;
     config) echo "kiosk.conf text: KioskConfiguration.parse" ;;
     roster-csv) echo "roster CSV text: CSVReader.records(in:), RosterCSV.guests(from:tenant:event:)" ;;
+    roster-page) echo "roster page JSON from the network: RosterPage(json:), written back by encodedJSON()" ;;
+    guest-csv) echo "the server's guest CSV import: GuestCSV.parse" ;;
     png) echo "PNG bytes: ImageFile.decode(data:name:) -> libpng simplified API, PNG round trip" ;;
     jpeg) echo "JPEG bytes: ImageFile.decode(data:name:) -> TurboJPEG, re-encoding" ;;
     pgm) echo "PGM bytes: ImageFile.decode(data:name:) -> Swift P5 reader, PGM round trip" ;;
@@ -86,6 +88,13 @@ build() {
     roster-csv)
         module KioskCSV
         harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV KioskCore)) ;;
+    roster-page)
+        # CheckinAPI is plain Swift without dependencies: compiled into the harness, so every line of the
+        # reader carries the fuzzer's coverage.
+        harness=(Fuzz/RosterPageFuzz.swift Sources/CheckinAPI/*.swift) ;;
+    guest-csv)
+        module CheckinCore
+        harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore KioskCore)) ;;
     png | jpeg | pgm)
         module KioskImageIO
         local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")

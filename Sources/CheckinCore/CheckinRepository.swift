@@ -158,6 +158,15 @@ public protocol CheckinRepository: Sendable {
     /// Forgets the sessions that expired before `time`.
     func deleteExpiredWebSessions(before time: Date) async throws
 
+    // MARK: Rate limits
+
+    /// Takes one hit at `time` under every limit's key (each kept until `time + window`), in one transaction,
+    /// unless a key already holds `limit` hits younger than its window: then nothing is taken and the answer is
+    /// false. Processes sharing the database share the counts; parallel callers never take more than `limit`.
+    func takeHits(_ limits: [RateLimit], at time: Date) async throws -> Bool
+    /// Forgets every hit under `key` (a sign-in that succeeded clears its account's failures).
+    func forgetHits(key: String) async throws
+
     // MARK: Audit and admin
 
     func appendAudit(_ entry: AuditEntry) async throws

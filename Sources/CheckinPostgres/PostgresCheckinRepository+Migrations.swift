@@ -264,6 +264,17 @@ extension PostgresCheckinRepository {
                 CHECK (webhook_secret LIKE 'sealed1:%')
             """
         ),
+        (
+            8, "rate limit hits",
+            """
+            CREATE TABLE rate_limit_hit (
+                key TEXT NOT NULL,
+                expires_at TIMESTAMPTZ NOT NULL
+            );
+            CREATE INDEX rate_limit_hit_by_key ON rate_limit_hit(key, expires_at);
+            CREATE INDEX rate_limit_hit_expiry ON rate_limit_hit(expires_at)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

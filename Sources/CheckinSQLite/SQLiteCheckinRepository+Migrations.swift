@@ -267,6 +267,19 @@ extension SQLiteCheckinRepository {
             // seal); triggers refuse a plain one from now on.
             try sealStoredSecrets(db, secrets)
         }
+        migrator.registerMigration("0008 rate limit hits") { db in
+            // The sign-in throttle and the unauthenticated audit's limit, shared by every connection: one row per
+            // hit, kept until it leaves its window.
+            try db.execute(
+                sql: """
+                    CREATE TABLE rate_limit_hit (
+                        key TEXT NOT NULL,
+                        expires_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX rate_limit_hit_by_key ON rate_limit_hit(key, expires_at);
+                    CREATE INDEX rate_limit_hit_expiry ON rate_limit_hit(expires_at);
+                    """)
+        }
         return migrator
     }
 }

@@ -1,5 +1,6 @@
 import CheckinCore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
@@ -15,19 +16,25 @@ public func buildApplication(
     let running: @Sendable (any Channel) async -> Void = { channel in
         await onListening(channel.localAddress?.port ?? configuration.port)
     }
-    let router = buildRouter(
-        repository: repository, clock: clock, issuance: issuance,
-        allowPlainHTTPWebhooks: configuration.allowPlainHTTPWebhooks)
+    let limits = configuration.limits
+    let router = buildRouter(repository: repository, clock: clock, issuance: issuance, limits: limits)
+    // At most `maximumConnections` served at once (Hummingbird stops accepting until one closes).
     let address = ApplicationConfiguration(
-        address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server")
+        address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server",
+        availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger))
+    // Each connection: a deadline for each request's header, the idle timeout, closed after a refused body.
+    let http1 = HTTPServerBuilder.http1(
+        configuration: .init(
+            additionalChannelHandlers: [RequestEdgeHandler(headerTimeout: limits.requestHeaderTimeout)],
+            idleTimeout: limits.idleTimeout))
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
         return Application(
-            router: router, server: .http1(), configuration: address, onServerRunning: running, logger: logger)
+            router: router, server: http1, configuration: address, onServerRunning: running, logger: logger)
     case (let certificate?, let key?):
         let tls = try tlsConfiguration(certificate: certificate, key: key)
         return Application(
-            router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: address,
+            router: router, server: try .tls(http1, tlsConfiguration: tls), configuration: address,
             onServerRunning: running, logger: logger)
     default:
         throw ServerConfiguration.Failure("give both the TLS certificate and its key, or neither")
@@ -56,9 +63,11 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
 /// The routes, one controller per resource; the organizer's pages (`WebController`) outside `/v1`.
 public func buildRouter(
     repository: any CheckinRepository, clock: any ServerClock, issuance: PassIssuanceSteps? = nil,
-    allowPlainHTTPWebhooks: Bool = false
+    limits: EdgeLimits = EdgeLimits()
 ) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
+    // First: the route's body limit holds before any route or authenticator reads a byte.
+    router.add(middleware: BodyLimitMiddleware(limits: limits))
     let scope = TenantScope(repository: repository, clock: clock)
     EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)
     let device = router.group("v1").add(middleware: DeviceAuthenticator(repository: repository, clock: clock))
@@ -69,8 +78,7 @@ public func buildRouter(
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
     GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
-    WebController(repository: repository, clock: clock, allowPlainHTTPWebhooks: allowPlainHTTPWebhooks)
-        .addRoutes(to: router)
+    WebController(repository: repository, clock: clock, limits: limits).addRoutes(to: router)
     PassPageController(
         repository: repository, pages: WebPages(timeZone: issuance?.timeZone ?? .current), steps: issuance
     )

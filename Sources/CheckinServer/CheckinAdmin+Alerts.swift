@@ -6,16 +6,24 @@ import KioskCore
 extension CheckinAdmin {
     /// Sets where the event's offline alerts go (empty fields: off), audited. A webhook URL gets the event's
     /// signing secret the first time; the secret stays when the URL changes. `allowPlainHTTP`: the server's
-    /// `--allow-http-webhooks`.
-    public func setOfflineAlerts(event: Event, email: String, webhookURL: String, allowPlainHTTP: Bool) async throws
-        -> OfflineAlertSettings
-    {
+    /// `--allow-http-webhooks`. A webhook whose host is `localhost` or resolves to an internal address (loopback,
+    /// private, link-local, CGNAT...) is refused unless `allowPrivate` (`--allow-private-webhooks`).
+    public func setOfflineAlerts(
+        event: Event, email: String, webhookURL: String, allowPlainHTTP: Bool, allowPrivate: Bool = false
+    ) async throws -> OfflineAlertSettings {
         var settings: OfflineAlertSettings
         do {
             settings = try OfflineAlertSettings.parse(
                 email: email, webhookURL: webhookURL, allowPlainHTTP: allowPlainHTTP)
         } catch {
             throw Failure.invalid(error.description)
+        }
+        if let url = settings.webhookURL {
+            do {
+                _ = try await WebhookDestination.check(url: url, allowPrivate: allowPrivate)
+            } catch {
+                throw Failure.invalid(error.description)
+            }
         }
         let current = try await repository.offlineAlerts(event: event.id)
         settings.webhookSecret =

@@ -1,23 +1,30 @@
-/// How the server listens.
+/// How the server listens, and the limits at its edges.
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
     /// PEM certificate chain and private key: when both are set the server speaks HTTPS only.
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
+    /// Body sizes, timeouts, connections, sign-in throttle, webhooks' destinations: all in one place.
+    public var limits: EdgeLimits
+
     /// Offline-alert webhooks may go to plain http URLs (a receiver on the venue's own network); otherwise
-    /// https only.
-    public var allowPlainHTTPWebhooks: Bool
+    /// https only. Kept in `limits`.
+    public var allowPlainHTTPWebhooks: Bool {
+        get { limits.allowPlainHTTPWebhooks }
+        set { limits.allowPlainHTTPWebhooks = newValue }
+    }
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, tlsCertificatePath: String? = nil,
-        tlsKeyPath: String? = nil, allowPlainHTTPWebhooks: Bool = false
+        tlsKeyPath: String? = nil, allowPlainHTTPWebhooks: Bool = false, limits: EdgeLimits = EdgeLimits()
     ) {
         self.host = host
         self.port = port
         self.tlsCertificatePath = tlsCertificatePath
         self.tlsKeyPath = tlsKeyPath
-        self.allowPlainHTTPWebhooks = allowPlainHTTPWebhooks
+        self.limits = limits
+        if allowPlainHTTPWebhooks { self.limits.allowPlainHTTPWebhooks = true }
     }
 
     /// A configuration that cannot work, said so that an operator can fix it.

@@ -15,8 +15,11 @@ public struct ServerContext: RequestContext {
         clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
-    /// Uploads are at most 50 items, imports a CSV of a large event.
-    public var maxUploadSize: Int { 32 * 1024 * 1024 }
+    /// The route's body limit (`EdgeLimits.bodyLimit`, set by `BodyLimitMiddleware` before any route runs).
+    public var bodyLimit = EdgeLimits().apiBody
+
+    /// What Hummingbird's own body decoding and every handler's `collect(upTo:)` read: the route's limit.
+    public var maxUploadSize: Int { bodyLimit }
 
     /// The authenticated device; the authenticator runs before every handler that asks.
     func requireDevice() throws -> Device {

@@ -20,6 +20,10 @@ struct OfflineAlertsCommand: AsyncParsableCommand {
     @Option(name: .customLong("webhook-url"), help: "The https URL alerts are posted to.") var webhookURL: String?
     @Flag(name: .customLong("allow-http"), help: "Accept a plain http webhook URL (a receiver on the venue's LAN).")
     var allowHTTP = false
+    @Flag(
+        name: .customLong("allow-private"),
+        help: "Accept a webhook on a loopback, private or link-local address (a receiver on the venue's LAN).")
+    var allowPrivate = false
     @Flag(help: "Turn the event's alerts off.") var off = false
 
     func validate() throws {
@@ -36,7 +40,8 @@ struct OfflineAlertsCommand: AsyncParsableCommand {
             let before = try await admin.repository.offlineAlerts(event: known.id)
             if email == nil && webhookURL == nil && !off { return (before, before.webhookSecret) }
             let settings = try await admin.setOfflineAlerts(
-                event: known, email: email ?? "", webhookURL: webhookURL ?? "", allowPlainHTTP: allowHTTP)
+                event: known, email: email ?? "", webhookURL: webhookURL ?? "", allowPlainHTTP: allowHTTP,
+                allowPrivate: allowPrivate)
             return (settings, before.webhookSecret)
         }
         print("email\t\(settings.email ?? "-")")

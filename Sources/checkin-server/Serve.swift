@@ -53,6 +53,13 @@ struct Serve: AsyncParsableCommand {
         name: .customLong("allow-http-webhooks"),
         help: "Let organizers send offline alerts to plain http webhook URLs (default: https only).")
     var allowHTTPWebhooks = false
+    @Flag(
+        name: .customLong("allow-private-webhooks"),
+        help:
+            "Let offline-alert webhooks go to loopback, private, link-local or CGNAT addresses (a receiver on the venue's own network; default: public addresses only)."
+    )
+    var allowPrivateWebhooks = false
+    @OptionGroup(title: "Limits at the edges") var edges: EdgeOptions
     @Option(
         name: .customLong("watch-interval"),
         help: "Seconds between two looks for kiosks gone offline (offline alerts); 0 turns the watch off here.")
@@ -70,6 +77,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...3600).contains(watchInterval) else {
             throw ValidationError("--watch-interval must be from 0 (off) to 3600 seconds")
         }
+        try edges.validate()
         guard (0...32).contains(issuanceWorkers) else {
             throw ValidationError("--issuance-workers must be from 0 to 32")
         }
@@ -83,9 +91,11 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "checkin-server")
         logger.logLevel = .info
+        var limits = edges.limits
+        limits.allowPlainHTTPWebhooks = allowHTTPWebhooks
+        limits.allowPrivateWebhooks = allowPrivateWebhooks
         let configuration = ServerConfiguration(
-            host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey,
-            allowPlainHTTPWebhooks: allowHTTPWebhooks)
+            host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey, limits: limits)
         let services: [any Service]
         let address = publicURL ?? "\(tlsCertificate == nil ? "http" : "https")://\(host):\(port)"
         let relay = try mailer()
@@ -107,8 +117,11 @@ struct Serve: AsyncParsableCommand {
                 workers.append(
                     DeviceWatch(
                         repository: repository,
-                        sender: OfflineAlertSender(repository: repository, mailer: relay, publicURL: address),
-                        interval: .seconds(watchInterval), logger: Logger(label: "device-watch")))
+                        sender: OfflineAlertSender(
+                            repository: repository, mailer: relay, publicURL: address,
+                            allowPrivateWebhooks: limits.allowPrivateWebhooks),
+                        interval: .seconds(watchInterval), deliveriesAtOnce: limits.alertDeliveriesAtOnce,
+                        logger: Logger(label: "device-watch")))
             }
             return (steps, workers)
         }

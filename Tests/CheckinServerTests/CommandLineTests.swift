@@ -116,16 +116,21 @@ struct CommandLineTests {
         let r = try Self.run(["export", "--database", path, "--event", "\(event.id)"], in: folder)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.count == 5)
+        #expect(lines.count == 6)
         let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         #expect(
             objects.map { $0["record"] as? String } == [
-                "check_in", "check_in", "check_in_event", "check_in_event", "check_in_event",
+                "check_in", "check_in", "check_in_event", "check_in_event", "check_in_event", "double_entry",
             ])
         #expect(objects[0]["door"] as? String == "North")
         #expect(objects[0]["guestId"] as? String == guests[0].id.text)
-        #expect(objects[2]["outcome"] as? String == "applied")
+        // South's later scan, displaced by North's earlier one that arrived second: superseded, naming North.
+        #expect(objects[2]["outcome"] as? String == "superseded")
+        #expect(objects[2]["checkInDoor"] as? String == "North")
         #expect(objects[3]["outcome"] as? String == "applied")
+        #expect(objects[5]["door"] as? String == "South")
+        #expect(objects[5]["checkInDoor"] as? String == "North")
+        #expect(objects[5]["gapSeconds"] as? Double == 60)
         #expect(objects[0]["correctedAt"] as? String == "2026-12-01T17:00:00.000Z")
     }
 }

@@ -20,12 +20,15 @@ struct Harness {
         admin = CheckinAdmin(repository: repository, clock: clock)
     }
 
-    func app(issuance: PassIssuanceSteps? = nil, allowPlainHTTPWebhooks: Bool = false) throws
-        -> some ApplicationProtocol
-    {
-        try buildApplication(
-            configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, allowPlainHTTPWebhooks: allowPlainHTTPWebhooks),
+    func app(
+        issuance: PassIssuanceSteps? = nil, allowPlainHTTPWebhooks: Bool = false, allowPrivateWebhooks: Bool = false,
+        limits: EdgeLimits = EdgeLimits()
+    ) throws -> some ApplicationProtocol {
+        var limits = limits
+        limits.allowPlainHTTPWebhooks = limits.allowPlainHTTPWebhooks || allowPlainHTTPWebhooks
+        limits.allowPrivateWebhooks = limits.allowPrivateWebhooks || allowPrivateWebhooks
+        return try buildApplication(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
             repository: repository, clock: clock, issuance: issuance)
     }
 

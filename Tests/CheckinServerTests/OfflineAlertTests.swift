@@ -29,7 +29,7 @@ import Testing
             repository: h.repository,
             sender: OfflineAlertSender(
                 repository: h.repository, mailer: mailer, publicURL: "https://checkin.example.org",
-                timeZone: TimeZone(identifier: "UTC")!),
+                timeZone: TimeZone(identifier: "UTC")!, allowPrivateWebhooks: true),
             clock: h.clock, logger: Self.quiet)
     }
 
@@ -44,7 +44,7 @@ import Testing
         // The receiver fails the first delivery (503): it comes again after the backoff, with the same id.
         let receiver = WebhookReceiver(answering: [503])
         try await receiver.run { port in
-            try await h.app(allowPlainHTTPWebhooks: true).test(.router) { client in
+            try await h.app(allowPlainHTTPWebhooks: true, allowPrivateWebhooks: true).test(.router) { client in
                 let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
                 let devicesPage = "/events/\(event.id.rawValue)/devices"
                 func post(_ body: String) async throws -> (HTTPResponse.Status, String) {

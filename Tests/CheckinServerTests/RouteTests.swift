@@ -225,7 +225,8 @@ struct RouteTests {
             #expect(third.outcomes[0].outcome == .superseded)
             #expect(
                 third.outcomes[0].checkIn
-                    == CheckinAPI.CheckInSummary(door: "North", at: t.addingTimeInterval(60), arrived: 1))
+                    == CheckinAPI.CheckInSummary(
+                        door: "North", at: t.addingTimeInterval(60), arrived: 1, deviceId: north.id, sequence: 1))
             let checkIns = try await h.repository.checkIns(event: event.id)
             #expect(checkIns.count == 1)
             #expect(checkIns[0].door == "North")

@@ -11,16 +11,21 @@ public struct DeviceWatch: Service {
     public let sender: OfflineAlertSender
     public let clock: any ServerClock
     public let interval: Duration
+    /// Deliveries sent at once (`EdgeLimits.alertDeliveriesAtOnce`): a receiver that never answers holds one
+    /// sender for its timeout, not every tenant's alerts.
+    public let deliveriesAtOnce: Int
     public let logger: Logger
 
     public init(
         repository: any CheckinRepository, sender: OfflineAlertSender, clock: any ServerClock = SystemServerClock(),
-        interval: Duration = .seconds(30), logger: Logger = Logger(label: "device-watch")
+        interval: Duration = .seconds(30), deliveriesAtOnce: Int = EdgeLimits().alertDeliveriesAtOnce,
+        logger: Logger = Logger(label: "device-watch")
     ) {
         self.repository = repository
         self.sender = sender
         self.clock = clock
         self.interval = interval
+        self.deliveriesAtOnce = max(1, deliveriesAtOnce)
         self.logger = logger
     }
 
@@ -54,21 +59,30 @@ public struct DeviceWatch: Service {
         return queued
     }
 
-    /// Sends every alert due; returns them as stored after their attempt.
+    /// Sends every alert due, `deliveriesAtOnce` at a time (each sender takes the next one due as it is
+    /// free); returns them as stored after their attempt.
     @discardableResult
     public func sendDue() async throws -> [AlertDelivery] {
-        var sent: [AlertDelivery] = []
         let now = clock.now()
-        let sender = sender
-        while let delivery = try await repository.runNextAlertDelivery(
-            now: now, { delivery in await sender.send(delivery, now: now) })
-        {
-            if let error = delivery.lastError {
-                logger.warning("alert \(delivery.id) to \(delivery.target): \(delivery.state.rawValue): \(error)")
+        let (repository, sender, logger) = (repository, sender, logger)
+        return try await withThrowingTaskGroup(of: [AlertDelivery].self) { group in
+            for _ in 0..<deliveriesAtOnce {
+                group.addTask {
+                    var sent: [AlertDelivery] = []
+                    while let delivery = try await repository.runNextAlertDelivery(
+                        now: now, { delivery in await sender.send(delivery, now: now) })
+                    {
+                        if let error = delivery.lastError {
+                            logger.warning(
+                                "alert \(delivery.id) to \(delivery.target): \(delivery.state.rawValue): \(error)")
+                        }
+                        sent.append(delivery)
+                    }
+                    return sent
+                }
             }
-            sent.append(delivery)
+            return try await group.reduce(into: []) { $0 += $1 }
         }
-        return sent
     }
 
     public func run() async throws {

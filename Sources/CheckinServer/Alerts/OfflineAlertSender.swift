@@ -15,16 +15,19 @@ public struct OfflineAlertSender: Sendable {
     public let timeZone: TimeZone
     /// How long a webhook receiver may take to answer.
     public let webhookTimeout: TimeAmount
+    /// `--allow-private-webhooks`: receivers on loopback, private or link-local addresses are allowed.
+    public let allowPrivateWebhooks: Bool
 
     public init(
         repository: any CheckinRepository, mailer: (any Mailer)?, publicURL: String, timeZone: TimeZone = .current,
-        webhookTimeout: TimeAmount = .seconds(10)
+        webhookTimeout: TimeAmount = .seconds(10), allowPrivateWebhooks: Bool = false
     ) {
         self.repository = repository
         self.mailer = mailer
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         self.timeZone = timeZone
         self.webhookTimeout = webhookTimeout
+        self.allowPrivateWebhooks = allowPrivateWebhooks
     }
 
     public func send(_ delivery: AlertDelivery, now: Date) async -> AlertDeliveryResult {
@@ -73,6 +76,18 @@ public struct OfflineAlertSender: Sendable {
         do { body = try message.webhookBody(timestamp: Date(timeIntervalSince1970: Double(timestamp))) } catch {
             return .fail(error: "cannot encode the alert: \(error)")
         }
+        // Resolved and checked now (the address may have changed since the URL was saved), then connected to
+        // the address checked, not to whatever a second look-up would answer.
+        let checked: WebhookDestination?
+        do {
+            checked = try await WebhookDestination.check(
+                url: message.delivery.target, allowPrivate: allowPrivateWebhooks)
+        } catch {
+            return .fail(error: error.description)
+        }
+        guard let destination = checked else {
+            return .retry(error: "the webhook receiver's name has no address (DNS)")
+        }
         var request = HTTPClientRequest(url: message.delivery.target)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
@@ -87,6 +102,7 @@ public struct OfflineAlertSender: Sendable {
         // only place the alert goes.
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: webhookTimeout, read: webhookTimeout)
+        configuration.dnsOverride = [destination.host: destination.address]
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let result: AlertDeliveryResult
         do {
@@ -96,7 +112,9 @@ public struct OfflineAlertSender: Sendable {
                 (200..<300).contains(response.status.code)
                 ? .sent : .retry(error: "the webhook receiver answered \(response.status.code)")
         } catch {
-            result = .retry(error: "the webhook receiver could not be reached: \(error)")
+            // Not what the address answered (refused, reset, TLS...): that would make the devices page a port
+            // scanner.
+            result = .retry(error: "the webhook receiver could not be reached, or did not answer in time")
         }
         try? await client.shutdown()
         return result

@@ -59,7 +59,7 @@ struct AdminController {
 
     @Sendable func createEnrolmentCode(_ request: Request, context: ServerContext) async throws -> Response {
         let event = try Self.id(context.parameters.get("eventId"))
-        let buffer = try await request.body.collect(upTo: 64 * 1024)
+        let buffer = try await request.body.collect(upTo: context.bodyLimit)
         var body = EnrolmentCodeRequest()
         if buffer.readableBytes > 0 {
             body = try decodeAPIJSON(EnrolmentCodeRequest.self, from: buffer)

@@ -13,8 +13,6 @@ struct GuestWebhookController {
     let repository: any CheckinRepository
     let clock: any ServerClock
 
-    static let maximumBody = 64 * 1024
-
     func addRoutes(to router: Router<ServerContext>) {
         router.post("v1/webhooks/tenants/:tenant/guests", use: receive)
     }
@@ -33,7 +31,7 @@ struct GuestWebhookController {
             throw Self.refused
         }
         let tenant = TenantID(number)
-        let body = try await request.body.collect(upTo: Self.maximumBody)
+        let body = try await request.body.collect(upTo: context.bodyLimit)
         let bytes = [UInt8](body.readableBytesView)
         let secrets = WebhookSecret.valid(try await repository.webhookSecrets(tenant: tenant), now: now)
             .compactMap { try? WebhookSecretKey($0.secret) }

@@ -36,14 +36,14 @@ extension WebController {
 
     /// Where the event's offline alerts go; a refused value comes back on the page with the reason.
     @Sendable func setOfflineAlerts(_ request: Request, context: ServerContext) async throws -> Response {
-        let form = try await Self.form(OfflineAlertsForm.self, request)
+        let form = try await Self.form(OfflineAlertsForm.self, request, context)
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         do {
             let before = try await repository.offlineAlerts(event: event.id).webhookSecret
             let settings = try await admin(signed).setOfflineAlerts(
                 event: event, email: form.email ?? "", webhookURL: form.webhookURL ?? "",
-                allowPlainHTTP: allowPlainHTTPWebhooks)
+                allowPlainHTTP: limits.allowPlainHTTPWebhooks, allowPrivate: limits.allowPrivateWebhooks)
             if let secret = settings.webhookSecret, secret != before {
                 // A new secret is shown on this answer only (like an enrolment code), then only its ending.
                 return try await devicesPage(
@@ -60,7 +60,7 @@ extension WebController {
 
     /// A new one-time code, shown on this answer only (with its QR), never again.
     @Sendable func createEnrolmentCode(_ request: Request, context: ServerContext) async throws -> Response {
-        let form = try await Self.form(CSRFForm.self, request)
+        let form = try await Self.form(CSRFForm.self, request, context)
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         let answer = try await admin(signed).createEnrolmentCode(event: event.id)
@@ -75,7 +75,7 @@ extension WebController {
 
     /// Revokes a device of this event: its token stops working at once; what it sent stays.
     @Sendable func revokeDevice(_ request: Request, context: ServerContext) async throws -> Response {
-        let form = try await Self.form(CSRFForm.self, request)
+        let form = try await Self.form(CSRFForm.self, request, context)
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         let id = context.parameters.get("deviceId") ?? ""

@@ -101,7 +101,7 @@ extension WebController {
     }
 
     @Sendable func addGuest(_ request: Request, context: ServerContext) async throws -> Response {
-        let form = try await Self.form(WalkInForm.self, request)
+        let form = try await Self.form(WalkInForm.self, request, context)
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         func blank(_ text: String?) -> String? {
@@ -134,7 +134,7 @@ extension WebController {
     }
 
     @Sendable func cancelGuest(_ request: Request, context: ServerContext) async throws -> Response {
-        let form = try await Self.form(CSRFForm.self, request)
+        let form = try await Self.form(CSRFForm.self, request, context)
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         let code = context.parameters.get("guestId") ?? ""
@@ -148,7 +148,7 @@ extension WebController {
 
     /// `POST /events/{id}/passes/{issuance}/retry`: a failed pass runs its failed step again.
     @Sendable func retryPass(_ request: Request, context: ServerContext) async throws -> Response {
-        let form = try await Self.form(CSRFForm.self, request)
+        let form = try await Self.form(CSRFForm.self, request, context)
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         let id = context.parameters.get("issuanceId") ?? ""

@@ -11,18 +11,21 @@ struct WebController: Sendable {
     let repository: any CheckinRepository
     let clock: any ServerClock
     let pages: WebPages
-    let throttle = SignInThrottle()
-    /// `--allow-http-webhooks`: offline-alert webhooks may go to plain http URLs.
-    let allowPlainHTTPWebhooks: Bool
+    /// The sign-in throttle, the password checks' queue, the webhooks' destinations.
+    let limits: EdgeLimits
+    let throttle: SignInThrottle
+    let passwordChecks: PasswordCheckQueue
     var sessions: OrganizerSessions { OrganizerSessions(repository: repository, clock: clock) }
 
     init(
         repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current,
-        allowPlainHTTPWebhooks: Bool = false
+        limits: EdgeLimits = EdgeLimits()
     ) {
         self.repository = repository
         self.clock = clock
-        self.allowPlainHTTPWebhooks = allowPlainHTTPWebhooks
+        self.limits = limits
+        throttle = SignInThrottle(repository: repository, limits: limits)
+        passwordChecks = PasswordCheckQueue(atOnce: limits.passwordChecksAtOnce, waiting: limits.passwordChecksWaiting)
         pages = WebPages(timeZone: timeZone)
         _ = OrganizerSessions.decoyHash  // made now, not by the first failed sign-in
     }
@@ -57,6 +60,9 @@ struct WebController: Sendable {
 
     // MARK: Sign-in
 
+    /// An address is at most 254 characters (RFC 5321); a longer one typed is cut.
+    static let maximumEmailLength = 254
+
     struct SignInForm: Decodable {
         var email: String?
         var password: String?
@@ -78,30 +84,36 @@ struct WebController: Sendable {
     }
 
     @Sendable func submitSignIn(_ request: Request, context: ServerContext) async throws -> Response {
-        let form = try await Self.form(SignInForm.self, request)
+        let form = try await Self.form(SignInForm.self, request, context)
+        let client = ClientAddress.of(request, peer: context.clientAddress, trustedProxies: limits.trustedProxies)
         guard let sent = form.csrf, let kept = request.cookies[OrganizerSessions.signInCookie]?.value,
             OrganizerSessions.same(sent, kept)
-        else { return try await refused(request, organizer: nil) }
-        let email = form.email ?? ""
+        else { return try await refused(request, organizer: nil, client: client) }
+        let email = String((form.email ?? "").prefix(Self.maximumEmailLength))
         let address = Organizer.normalizedEmail(email)
-        if await throttle.refuses(email: address, client: context.clientAddress, now: clock.now()) {
-            try await repository.appendAudit(
-                AuditEntry(
-                    at: clock.now(), tenant: nil, device: nil, action: "sign_in_throttled",
-                    detail: "e-mail \(address) from \(context.clientAddress ?? "?")"))
+        // Counted before the password is checked: parallel guesses cannot all pass the limit.
+        guard try await throttle.admits(account: address, client: client, now: clock.now()) else {
+            try await auditUnauthenticated("sign_in_throttled", "e-mail \(address)", client: client)
             return signInPage(
-                message: "Too many wrong passwords: wait 15 minutes, then try again.", email: email,
+                message: "Too many sign-in attempts: wait 15 minutes, then try again.", email: email,
                 status: .tooManyRequests)
         }
-        guard let (organizer, cookie) = try await sessions.open(email: email, password: form.password ?? "") else {
-            await throttle.failed(email: address, client: context.clientAddress, now: clock.now())
-            try await repository.appendAudit(
-                AuditEntry(
-                    at: clock.now(), tenant: nil, device: nil, action: "sign_in_failed",
-                    detail: "e-mail \(address) from \(context.clientAddress ?? "?")"))
+        let opened: (Organizer, Cookie)?
+        do {
+            opened = try await passwordChecks.run {
+                try await sessions.open(email: email, password: form.password ?? "")
+            }
+        } catch is PasswordCheckQueue.Full {
+            try await auditUnauthenticated("sign_in_busy", "e-mail \(address)", client: client)
+            return signInPage(
+                message: "The server is busy checking other sign-ins: try again in a minute.", email: email,
+                status: .tooManyRequests)
+        }
+        guard let (organizer, cookie) = opened else {
+            try await auditUnauthenticated("sign_in_failed", "e-mail \(address)", client: client)
             return signInPage(message: "Wrong e-mail or password.", email: email, status: .unauthorized)
         }
-        await throttle.succeeded(email: address)
+        try await throttle.succeeded(account: address)
         // A session this browser had before (another organizer's, say) ends here.
         if let previous = request.cookies[OrganizerSessions.sessionCookie]?.value, !previous.isEmpty {
             try await repository.deleteWebSession(tokenHash: Secrets.hash(token: previous))
@@ -122,7 +134,7 @@ struct WebController: Sendable {
 
     @Sendable func submitSignOut(_ request: Request, context: ServerContext) async throws -> Response {
         guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
-        let form = try await Self.form(CSRFForm.self, request)
+        let form = try await Self.form(CSRFForm.self, request, context)
         guard let sent = form.csrf, OrganizerSessions.same(sent, signed.session.csrfToken) else {
             return try await refused(request, organizer: signed)
         }
@@ -236,21 +248,38 @@ struct WebController: Sendable {
         return notFound(signed)
     }
 
-    /// A form without the right CSRF token: 403, audited, nothing done.
-    func refused(_ request: Request, organizer signed: OrganizerSessions.Signed?) async throws -> Response {
+    /// An audit row for a request without a credential: its text clipped, and at most
+    /// `unauthenticatedAuditPerMinute` rows per client address and minute (the rest are not written).
+    func auditUnauthenticated(_ action: String, _ detail: String, client: String) async throws {
+        guard try await throttle.mayAudit(client: client, now: clock.now()) else { return }
         try await repository.appendAudit(
             AuditEntry(
-                at: clock.now(), tenant: signed?.tenant.id, device: nil, action: "csrf_refused",
-                detail: "\(request.method) \(request.uri.path)"
-                    + (signed.map { " by organizer \($0.organizer.email)" } ?? "")))
+                at: clock.now(), tenant: nil, device: nil, action: action,
+                detail: AuditText.clipped(detail) + " from " + AuditText.clipped(client, to: 64)))
+    }
+
+    /// A form without the right CSRF token: 403, audited (without a session: clipped and rate-limited, from
+    /// `client`), nothing done.
+    func refused(_ request: Request, organizer signed: OrganizerSessions.Signed?, client: String? = nil) async throws
+        -> Response
+    {
+        guard let signed else {
+            try await auditUnauthenticated(
+                "csrf_refused", "\(request.method) \(request.uri.path)", client: client ?? "unknown")
+            return pages.html("forbidden", [String: String](), signed: nil, status: .forbidden)
+        }
+        try await repository.appendAudit(
+            AuditEntry(
+                at: clock.now(), tenant: signed.tenant.id, device: nil, action: "csrf_refused",
+                detail: "\(request.method) \(request.uri.path) by organizer \(signed.organizer.email)"))
         return pages.html("forbidden", [String: String](), signed: signed, status: .forbidden)
     }
 
     // MARK: Helpers
 
     /// A posted form; a body that is not one (bad percent-encoding, a field given twice...) answers 400.
-    static func form<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
-        let body = try await request.body.collect(upTo: 64 * 1024)
+    static func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: ServerContext) async throws -> T {
+        let body = try await request.body.collect(upTo: context.bodyLimit)
         do {
             return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
         } catch {

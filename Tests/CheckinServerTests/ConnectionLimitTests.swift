@@ -1,0 +1,108 @@
+import CheckinServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ServiceLifecycle
+import TestSupport
+import Testing
+
+/// Slowloris over real sockets: connections that send half a header (a byte now and then) are closed at the
+/// header timeout, idle ones at the idle timeout, and no more than the cap are served at once. Short configured
+/// timeouts, no sleeps but the clients' own pacing.
+@Suite struct ConnectionLimitTests {
+    static func limits(header: Int64, idle: Int64, connections: Int = 1_000) -> EdgeLimits {
+        var limits = EdgeLimits()
+        limits.requestHeaderTimeout = .milliseconds(header)
+        limits.idleTimeout = .milliseconds(idle)
+        limits.maximumConnections = connections
+        return limits
+    }
+
+    @Test func halfSentHeadersAreCutOffAtTheHeaderTimeout() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        // The idle timeout far off: only the header timeout can close these.
+        let app = try h.app(limits: Self.limits(header: 1_000, idle: 60_000))
+        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                let started = Date()
+                let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<50 {
+                        group.addTask {
+                            try await blocking {
+                                let connection = try RawConnection(port: port)
+                                connection.send("GET /sign-in HTTP/1.1\r\nHost: x\r\n")
+                                // A header line a byte at a time, every 100 ms, for at most 8 s.
+                                for _ in 0..<80 {
+                                    if !connection.send("X") { return true }
+                                    if connection.readUntilClosed(timeout: 0.1).closed { return true }
+                                }
+                                return false
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(closed.allSatisfy { $0 }, "\(closed.filter { !$0 }.count) of 50 still open after 8 s")
+                #expect(Date().timeIntervalSince(started) < 6)
+                // The server still serves a whole request at once.
+                try await client.execute(uri: "/sign-in", method: .get) { #expect($0.status == .ok) }
+            }
+        }
+    }
+
+    @Test func silentConnectionsAreClosedAtTheIdleTimeout() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let app = try h.app(limits: Self.limits(header: 60_000, idle: 1_000))
+        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                let answer = try await blocking {
+                    let connection = try RawConnection(port: port)
+                    // One whole request, then silence on the kept-alive connection.
+                    connection.send("GET /sign-in HTTP/1.1\r\nHost: x\r\n\r\n")
+                    return connection.readUntilClosed(timeout: 8)
+                }
+                #expect(answer.text.hasPrefix("HTTP/1.1 200"))
+                #expect(answer.closed, "an idle connection stayed open 8 s")
+            }
+        }
+    }
+
+    @Test func connectionsBeyondTheCapWaitUntilOneCloses() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        // Run as `serve` does (HummingbirdTesting's live test drops the connection cap from the configuration).
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let app = try buildApplication(
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, limits: Self.limits(header: 1_500, idle: 1_500, connections: 3)),
+            repository: h.repository, clock: h.clock, onListening: { listening.yield($0) })
+        let group = ServiceGroup(services: [app], logger: Logger(label: "connection-cap-test"))
+        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next())
+                let (early, late, heldClosed) = try await blocking {
+                    let held = try (0..<3).map { _ in try RawConnection(port: port) }
+                    for connection in held { connection.send("GET /sign-in HTTP/1.1\r\nHost: x\r\n") }
+                    // Let the server accept the three before the fourth arrives.
+                    _ = held[0].readUntilClosed(timeout: 0.3)
+                    let fourth = try RawConnection(port: port)
+                    fourth.send("GET /sign-in HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    // Not served while three connections are open; served once the header timeout closed them.
+                    let early = fourth.read(until: "HTTP/1.1", timeout: 0.8)
+                    let late = fourth.read(until: "HTTP/1.1 200", timeout: 8)
+                    return (early, late, held.allSatisfy { $0.readUntilClosed(timeout: 1).closed })
+                }
+                #expect(early.isEmpty, "a fourth connection was served beside three: \(early.prefix(40))")
+                #expect(late.contains("HTTP/1.1 200"))
+                #expect(heldClosed)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+        }
+    }
+}
