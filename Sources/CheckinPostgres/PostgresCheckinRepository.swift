@@ -16,7 +16,8 @@ public final class PostgresCheckinRepository: CheckinRepository {
     let secrets: any SecretSealing
 
     /// `migrate()` checks that `secrets` is the key the database's secrets are sealed with.
-    public init(client: PostgresClient, secrets: any SecretSealing, logger: Logger = Logger(label: "checkin-postgres")) {
+    public init(client: PostgresClient, secrets: any SecretSealing, logger: Logger = Logger(label: "checkin-postgres"))
+    {
         self.client = client
         self.secrets = secrets
         self.logger = logger

@@ -109,7 +109,8 @@ extension SQLiteCheckinRepository {
                 arguments: [Int64(tenant.rawValue)]
             ).map {
                 WebhookSecret(
-                    secret: try self.openSecret($0["secret"], .webhookSecret(tenant: tenant)), createdAt: $0["created_at"])
+                    secret: try self.openSecret($0["secret"], .webhookSecret(tenant: tenant)),
+                    createdAt: $0["created_at"])
             }
         }
     }

@@ -26,7 +26,8 @@ struct TenantScope: Sendable {
                 detail = " (event of tenant \(event.tenant))"
             case let event?:
                 action = "other_event"
-                detail = " (event \(event.id) of its tenant; enrolled for "
+                detail =
+                    " (event \(event.id) of its tenant; enrolled for "
                     + (enrolled.isEmpty ? "none" : enrolled.map(\.description).sorted().joined(separator: ", ")) + ")"
             }
             try await repository.appendAudit(

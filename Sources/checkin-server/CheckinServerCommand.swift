@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import CheckinPostgres
+import Foundation
 import PostgresNIO
 
 @main

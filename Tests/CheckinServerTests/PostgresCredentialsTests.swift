@@ -61,7 +61,8 @@ struct PostgresCredentialsTests {
         let fromEnvironment = try ChildProcess.shell(
             "CHECKIN_POSTGRES_URL='\(bare)' PGPASSWORD='\(password)' \(server) create-tenant --name B", in: folder)
         #expect(
-            fromEnvironment.status == 0 && fromEnvironment.out.split(separator: "\n").contains("2"), "\(fromEnvironment.out)")
+            fromEnvironment.status == 0 && fromEnvironment.out.split(separator: "\n").contains("2"),
+            "\(fromEnvironment.out)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/checkin.db"))
 
         let onTheCommandLine = try ChildProcess.shell(

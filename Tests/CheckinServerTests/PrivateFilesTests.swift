@@ -84,7 +84,9 @@ struct PrivateFilesTests {
         #expect(
             SecretsKeySource.choose(explicit: nil, defaultFile: "x.key", environment: environment)
                 == .credential(credentials + "/" + SecretsKeySource.credentialName))
-        #expect(SecretsKeySource.choose(explicit: "a.key", defaultFile: "x.key", environment: environment) == .file("a.key"))
+        #expect(
+            SecretsKeySource.choose(explicit: "a.key", defaultFile: "x.key", environment: environment) == .file("a.key")
+        )
         #expect(SecretsKeySource.choose(explicit: nil, defaultFile: "x.key", environment: [:]) == .file("x.key"))
         #expect(
             try SecretsKeySource.credential(credentials + "/" + SecretsKeySource.credentialName).load().key.keyID

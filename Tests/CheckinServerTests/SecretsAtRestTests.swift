@@ -23,7 +23,9 @@ struct SecretsAtRestTests {
                 try FileManager.default.copyItem(atPath: pool.path + suffix, toPath: copy + suffix)
             }
             var bytes = Data()
-            for suffix in ["", "-wal"] { bytes += (try? Data(contentsOf: URL(fileURLWithPath: copy + suffix))) ?? Data() }
+            for suffix in ["", "-wal"] {
+                bytes += (try? Data(contentsOf: URL(fileURLWithPath: copy + suffix))) ?? Data()
+            }
             // Opened without any key: the columns hold sealed text only.
             let stored = try await DatabaseQueue(path: copy).read { db in
                 try String.fetchAll(db, sql: "SELECT private_key_pem FROM signing_key")
