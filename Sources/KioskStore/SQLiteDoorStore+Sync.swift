@@ -148,6 +148,15 @@ extension SQLiteDoorStore {
                             """,
                         arguments: key + ["reason": reason])
                 }
+                if case .rejected = answer.outcome {
+                } else {
+                    // A revert the server took: the admit it undid is no double entry any more.
+                    try db.execute(
+                        sql: """
+                            DELETE FROM sync_superseded
+                            WHERE sequence = (SELECT reverts FROM sync_queue WHERE sequence = :sequence)
+                            """, arguments: key)
+                }
                 try db.execute(sql: "DELETE FROM sync_queue WHERE sequence = :sequence", arguments: key)
                 removed += db.changesCount
             }

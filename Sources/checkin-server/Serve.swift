@@ -16,7 +16,11 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var options: DatabaseOption
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on.") var port = 8080
+    @Option(help: "The port to listen on (0: one the system chooses; see --port-file).") var port = 8080
+    @Option(
+        name: .customLong("port-file"),
+        help: "Write the port the server listens on to this file once it listens (for --port 0).")
+    var portFile: String?
     @Option(name: .customLong("tls-certificate"), help: "PEM certificate chain: serve HTTPS (with --tls-key).")
     var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key of the certificate.") var tlsKey: String?
@@ -99,6 +103,18 @@ struct Serve: AsyncParsableCommand {
         let services: [any Service]
         let address = publicURL ?? "\(tlsCertificate == nil ? "http" : "https")://\(host):\(port)"
         let relay = try mailer()
+        // The port, once listening, for whoever started the server with --port 0 (written whole, then renamed).
+        let portFile = self.portFile
+        let listening: @Sendable (Int) async -> Void = { [logger] port in
+            guard let portFile else { return }
+            let temporary = portFile + ".tmp"
+            do {
+                try "\(port)\n".write(toFile: temporary, atomically: false, encoding: .utf8)
+                _ = rename(temporary, portFile)
+            } catch {
+                logger.error("cannot write the port to \(portFile): \(error)")
+            }
+        }
         // The background work beside the HTTP server: pass issuance and the offline-alert watch.
         func issuance(_ repository: any CheckinRepository) -> (PassIssuanceSteps, [any Service]) {
             let steps = PassIssuanceSteps(
@@ -135,7 +151,8 @@ struct Serve: AsyncParsableCommand {
             let repository = PostgresCheckinRepository(client: client, secrets: secrets, logger: logger)
             let (steps, workers) = issuance(repository)
             let app = try buildApplication(
-                configuration: configuration, repository: repository, issuance: steps, logger: logger)
+                configuration: configuration, repository: repository, issuance: steps, logger: logger,
+                onListening: listening)
             services = [client, MigrateThenServe(repository: repository, app: app, workers: workers)]
         } else {
             let repository = try options.openSQLite(secrets: secrets)
@@ -144,7 +161,8 @@ struct Serve: AsyncParsableCommand {
             services =
                 [
                     try buildApplication(
-                        configuration: configuration, repository: repository, issuance: steps, logger: logger)
+                        configuration: configuration, repository: repository, issuance: steps, logger: logger,
+                        onListening: listening)
                 ]
                 + workers
         }

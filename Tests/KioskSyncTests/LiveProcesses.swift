@@ -46,7 +46,9 @@ enum LiveProcesses {
 /// PostgreSQL database at `postgres`.
 final class LiveServer {
     let folder: String
-    let port: Int
+    /// The port: chosen by the system at the first start (port 0), then kept for restarts, so kiosks that
+    /// know the URL find the server again.
+    private(set) var port: Int
     let postgres: String?
     /// More `serve` options (the SMTP relay, the pass folder...).
     var serveArguments: [String] = []
@@ -54,9 +56,10 @@ final class LiveServer {
     var environment: [String: String] = [:]
     private(set) var process: Process?
 
-    init(folder: String, port: Int = Int.random(in: 20_000..<40_000), postgres: String? = nil) {
+    /// `port` nil: the system chooses one at the first start (`url` is known after `start()`).
+    init(folder: String, port: Int? = nil, postgres: String? = nil) {
         self.folder = folder
-        self.port = port
+        self.port = port ?? 0
         self.postgres = postgres
     }
 
@@ -73,9 +76,11 @@ final class LiveServer {
     func start() async throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/checkin-server")
+        let portFile = folder + "/port-\(UUID().uuidString.prefix(8))"
         server.arguments =
             [
-                "serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key",
+                "serve", "--port", "\(port)", "--port-file", portFile, "--tls-certificate", "server.pem", "--tls-key",
+                "server.key",
             ] + databaseArguments + serveArguments
         server.currentDirectoryURL = URL(fileURLWithPath: folder)
         if !environment.isEmpty {
@@ -85,6 +90,18 @@ final class LiveServer {
         server.standardError = FileHandle.nullDevice
         try server.run()
         process = server
+        // The port the server listens on (the system's choice for port 0), from the file it writes then.
+        for _ in 0..<600 {  // up to 60 s on a loaded machine
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8),
+                let listening = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                port = listening
+                try? FileManager.default.removeItem(atPath: portFile)
+                break
+            }
+            if !server.isRunning { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
         for _ in 0..<150 {  // up to 15 s for the server to listen
             let r = try LiveProcesses.shell(
                 "curl -s -o /dev/null --cacert ca.pem \(url)/v1/events/1", in: folder)

@@ -17,7 +17,9 @@ struct PassIssuanceLiveTests {
     static func server(relay: TestSMTPRelay, postgres: String? = nil, setUp: Bool = true) throws -> (
         LiveServer, String
     ) {
-        let server = LiveServer(folder: LiveProcesses.temporaryFolder(), postgres: postgres)
+        // Its URL goes into --public-url before it starts: a port of its own, not the system's choice.
+        let server = LiveServer(
+            folder: LiveProcesses.temporaryFolder(), port: Int.random(in: 20_000..<40_000), postgres: postgres)
         try LiveProcesses.makeCertificates(in: server.folder)
         var secret = ""
         if setUp {
