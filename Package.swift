@@ -114,13 +114,13 @@ let package = Package(
         .target(name: "CheckinCore", dependencies: ["KioskCore"]),
         .target(
             name: "CheckinSQLite",
-            dependencies: ["CheckinCore", "KioskCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CheckinCore", "KioskCore", "KioskSystem", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "CheckinPostgres",
             dependencies: [
                 "CheckinCore", "KioskCore", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Standard Webhooks: verifying the organizer's guest webhooks, signing the server's own.
@@ -129,7 +129,7 @@ let package = Package(
             name: "CheckinServer",
             dependencies: [
                 "CheckinAPI", "CheckinCore", "CheckinWebhooks", "KioskCore", "KioskCrypto", "KioskQRCode",
-                "KioskImageIO",
+                "KioskImageIO", "KioskSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

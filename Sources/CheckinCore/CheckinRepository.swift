@@ -65,6 +65,9 @@ public protocol CheckinRepository: Sendable {
     func devices(event: EventID) async throws -> [EventDevice]
     /// Throws `notFound` when the tenant has no such device.
     func revokeDevice(_ id: String, tenant: TenantID, at time: Date) async throws
+    /// The events the device's token may touch: the event of the enrolment code it last redeemed (a kiosk
+    /// re-enrolled for another event of the tenant leaves the first). Empty for an unknown device.
+    func enrolledEvents(device: String) async throws -> Set<EventID>
     /// Keeps the device's last report and last-seen time.
     func recordHeartbeat(_ report: DeviceReport, device: String, at time: Date) async throws
 

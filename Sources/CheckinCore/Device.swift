@@ -31,12 +31,15 @@ public struct Device: Equatable, Sendable {
     }
 
     /// The offset (server minus device, ms) the server knows best for this device: the kiosk's own measure
-    /// from its last report, else what the report's device time says against the server's receive time.
+    /// from its last report, else what the report's device time says against the server's receive time; nil
+    /// beyond a day either way (`ClockOffsetBound`).
     public var knownClockOffsetMs: Int64? {
         guard let report = lastReport else { return nil }
-        if let reported = report.clockOffsetMs { return reported }
+        if let reported = report.clockOffsetMs { return ClockOffsetBound.accepted(reported) }
         guard let seen = lastSeenAt else { return nil }
-        return Int64((seen.timeIntervalSince(report.deviceTime) * 1000).rounded())
+        let measured = seen.timeIntervalSince(report.deviceTime) * 1000
+        guard measured.isFinite, abs(measured) <= Double(ClockOffsetBound.maximumMs) else { return nil }
+        return Int64(measured.rounded())
     }
 }
 

@@ -5,6 +5,7 @@ import PostgresNIO
 
 extension PostgresCheckinRepository {
     public func setOfflineAlerts(_ settings: OfflineAlertSettings, event: EventID, at time: Date) async throws {
+        let sealed = try settings.webhookSecret.map { try secrets.seal($0, context: .offlineAlertSecret(event: event)) }
         try await transaction { connection in
             let exists = try await connection.query(
                 "SELECT 1 AS one FROM event WHERE id = \(Int64(event.rawValue))", logger: logger
@@ -13,7 +14,7 @@ extension PostgresCheckinRepository {
             try await connection.query(
                 """
                 INSERT INTO offline_alert (event_id, email, webhook_url, webhook_secret, updated_at)
-                VALUES (\(Int64(event.rawValue)), \(settings.email), \(settings.webhookURL), \(settings.webhookSecret),
+                VALUES (\(Int64(event.rawValue)), \(settings.email), \(settings.webhookURL), \(sealed),
                     \(time))
                 ON CONFLICT (event_id) DO UPDATE SET email = excluded.email, webhook_url = excluded.webhook_url,
                     webhook_secret = excluded.webhook_secret, updated_at = excluded.updated_at
@@ -24,7 +25,7 @@ extension PostgresCheckinRepository {
     public func offlineAlerts(event: EventID) async throws -> OfflineAlertSettings {
         try await rows(
             "SELECT email, webhook_url, webhook_secret FROM offline_alert WHERE event_id = \(Int64(event.rawValue))"
-        ).first.map(Self.alertSettings) ?? OfflineAlertSettings()
+        ).first.map { try alertSettings($0, event: event) } ?? OfflineAlertSettings()
     }
 
     public func eventsWithOfflineAlerts() async throws -> [(Event, OfflineAlertSettings)] {
@@ -36,13 +37,19 @@ extension PostgresCheckinRepository {
             FROM offline_alert a JOIN event e ON e.id = a.event_id
             WHERE a.email IS NOT NULL OR a.webhook_url IS NOT NULL ORDER BY e.id
             """
-        ).map { (try Self.event($0), try Self.alertSettings($0)) }
+        ).map { row in
+            let event = try Self.event(row)
+            return (event, try alertSettings(row, event: event.id))
+        }
     }
 
-    static func alertSettings(_ row: PostgresRandomAccessRow) throws -> OfflineAlertSettings {
+    /// Opened: the database holds the webhook secret sealed.
+    func alertSettings(_ row: PostgresRandomAccessRow, event: EventID) throws -> OfflineAlertSettings {
         OfflineAlertSettings(
             email: try row["email"].decode(String?.self), webhookURL: try row["webhook_url"].decode(String?.self),
-            webhookSecret: try row["webhook_secret"].decode(String?.self))
+            webhookSecret: try row["webhook_secret"].decode(String?.self).map {
+                try secrets.open($0, context: .offlineAlertSecret(event: event))
+            })
     }
 
     public func openOfflineEpisodes(event: EventID) async throws -> [OfflineEpisode] {

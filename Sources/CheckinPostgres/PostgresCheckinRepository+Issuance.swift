@@ -13,22 +13,20 @@ extension PostgresCheckinRepository {
         try await transaction { connection in
             // The tenant's row is the lock: of several processes adding a first key, one does.
             try await Self.lockTenant(connection, tenant, logger: logger)
-            if let newest = try await Self.signingKeys(connection, tenant: tenant, logger: logger).first {
-                return newest
-            }
-            return try await Self.insertSigningKey(connection, candidate, tenant: tenant, at: time, logger: logger)
+            if let newest = try await signingKeys(connection, tenant: tenant).first { return newest }
+            return try await insertSigningKey(connection, candidate, tenant: tenant, at: time)
         }
     }
 
     public func addSigningKey(_ key: NewSigningKey, tenant: TenantID, at time: Date) async throws -> SigningKey {
         try await transaction { connection in
             try await Self.lockTenant(connection, tenant, logger: logger)
-            return try await Self.insertSigningKey(connection, key, tenant: tenant, at: time, logger: logger)
+            return try await insertSigningKey(connection, key, tenant: tenant, at: time)
         }
     }
 
     public func signingKeys(tenant: TenantID) async throws -> [SigningKey] {
-        try await client.withConnection { try await Self.signingKeys($0, tenant: tenant, logger: logger) }
+        try await client.withConnection { try await signingKeys($0, tenant: tenant) }
     }
 
     static func lockTenant(_ connection: PostgresConnection, _ tenant: TenantID, logger: Logger) async throws {
@@ -38,9 +36,8 @@ extension PostgresCheckinRepository {
         guard !rows.isEmpty else { throw RepositoryError.notFound("tenant \(tenant)") }
     }
 
-    static func signingKeys(_ connection: PostgresConnection, tenant: TenantID, logger: Logger) async throws
-        -> [SigningKey]
-    {
+    /// Opened: the database holds each private key sealed.
+    func signingKeys(_ connection: PostgresConnection, tenant: TenantID) async throws -> [SigningKey] {
         try await connection.query(
             """
             SELECT key_id, private_key_pem, public_key, created_at FROM signing_key
@@ -50,15 +47,18 @@ extension PostgresCheckinRepository {
             let r = row.makeRandomAccess()
             return SigningKey(
                 keyID: KeyID(try r["key_id"].decode(Int64.self)), tenant: tenant,
-                privateKeyPEM: try r["private_key_pem"].decode(String.self),
+                privateKeyPEM: try secrets.open(
+                    try r["private_key_pem"].decode(String.self), context: .signingKey(tenant: tenant)),
                 publicKey: Array(try r["public_key"].decode(ByteBuffer.self).readableBytesView),
                 createdAt: try r["created_at"].decode(Date.self))
         }
     }
 
-    static func insertSigningKey(
-        _ connection: PostgresConnection, _ key: NewSigningKey, tenant: TenantID, at time: Date, logger: Logger
-    ) async throws -> SigningKey {
+    /// Stores the private key sealed.
+    func insertSigningKey(_ connection: PostgresConnection, _ key: NewSigningKey, tenant: TenantID, at time: Date)
+        async throws -> SigningKey
+    {
+        let sealed = try secrets.seal(key.privateKeyPEM, context: .signingKey(tenant: tenant))
         // Two tenants adding at once may pick the same id: the unique violation makes `transaction` retry.
         let highest = try await connection.query(
             "SELECT coalesce(max(key_id), 0) AS n FROM signing_key", logger: logger
@@ -69,7 +69,7 @@ extension PostgresCheckinRepository {
         try await connection.query(
             """
             INSERT INTO signing_key (key_id, tenant_id, private_key_pem, public_key, created_at)
-            VALUES (\(id), \(Int64(tenant.rawValue)), \(key.privateKeyPEM), \(ByteBuffer(bytes: key.publicKey)), \(time))
+            VALUES (\(id), \(Int64(tenant.rawValue)), \(sealed), \(ByteBuffer(bytes: key.publicKey)), \(time))
             """, logger: logger)
         return SigningKey(
             keyID: KeyID(id), tenant: tenant, privateKeyPEM: key.privateKeyPEM, publicKey: key.publicKey,

@@ -255,6 +255,16 @@ extension PostgresCheckinRepository {
             """
         ),
         (
+            // Its Swift part runs first, in the same transaction: `sealStoredSecrets` seals what is stored plain.
+            7, "secrets sealed at rest",
+            """
+            ALTER TABLE signing_key ADD CONSTRAINT signing_key_sealed CHECK (private_key_pem LIKE 'sealed1:%');
+            ALTER TABLE webhook_secret ADD CONSTRAINT webhook_secret_sealed CHECK (secret LIKE 'sealed1:%');
+            ALTER TABLE offline_alert ADD CONSTRAINT offline_alert_secret_sealed
+                CHECK (webhook_secret LIKE 'sealed1:%')
+            """
+        ),
+        (
             8, "rate limit hits",
             """
             CREATE TABLE rate_limit_hit (
@@ -271,8 +281,11 @@ extension PostgresCheckinRepository {
     static let migrationLock: Int64 = 0x636b_696e_6d69_6772
 
     /// Brings the schema up to date: each step not yet in `schema_migrations`, in order, each in its own
-    /// transaction, all under a session advisory lock (another process starting at the same time waits).
-    public func migrate() async throws {
+    /// transaction, all under a session advisory lock (another process starting at the same time waits). Then
+    /// checks that this process holds the key the database's secrets are sealed with
+    /// (`SecretSealingError.wrongKey` if not).
+    /// `last`: stop after that step, without checking the key (tests make an older database with it).
+    public func migrate(through last: Int64 = .max) async throws {
         try await client.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLock))", logger: logger)
             do {
@@ -287,8 +300,10 @@ extension PostgresCheckinRepository {
                 ).decode(Int64.self) {
                     applied.insert(number)
                 }
-                for step in Self.migrations where !applied.contains(step.number) {
+                for step in Self.migrations where !applied.contains(step.number) && step.number <= last {
                     try await connection.withTransaction(logger: logger) { connection in
+                        // What SQL cannot do (sealing needs the key) runs first, in the step's transaction.
+                        if step.number == 7 { try await sealStoredSecrets(connection) }
                         // A step is several statements (no parameters, no ';' inside one): one at a time.
                         for statement in step.sql.split(separator: ";")
                         where !statement.allSatisfy({ $0.isWhitespace }) {
@@ -299,6 +314,8 @@ extension PostgresCheckinRepository {
                             logger: logger)
                     }
                 }
+                if last == .max { try await bindSecretsKey(connection) }
+                if !applied.contains(7), last >= 7 { try await forgetPlainSecrets(connection) }
             } catch {
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
                 throw error

@@ -110,12 +110,13 @@ extension PostgresCheckinRepository {
     }
 
     public func addWebhookSecret(_ secret: String, tenant: TenantID, at time: Date) async throws {
+        let sealed = try secrets.seal(secret, context: .webhookSecret(tenant: tenant))
         try await transaction { connection in
             try await Self.lockTenant(connection, tenant, logger: logger)
             try await connection.query(
                 """
                 INSERT INTO webhook_secret (tenant_id, secret, created_at)
-                VALUES (\(Int64(tenant.rawValue)), \(secret), \(time))
+                VALUES (\(Int64(tenant.rawValue)), \(sealed), \(time))
                 """, logger: logger)
         }
     }
@@ -127,7 +128,8 @@ extension PostgresCheckinRepository {
             """
         ).map {
             WebhookSecret(
-                secret: try $0["secret"].decode(String.self), createdAt: try $0["created_at"].decode(Date.self))
+                secret: try secrets.open(try $0["secret"].decode(String.self), context: .webhookSecret(tenant: tenant)),
+                createdAt: try $0["created_at"].decode(Date.self))
         }
     }
 }

@@ -12,9 +12,14 @@ import PostgresNIO
 public final class PostgresCheckinRepository: CheckinRepository {
     let client: PostgresClient
     let logger: Logger
+    /// Seals the signing keys and webhook secrets before they are stored, opens them when read.
+    let secrets: any SecretSealing
 
-    public init(client: PostgresClient, logger: Logger = Logger(label: "checkin-postgres")) {
+    /// `migrate()` checks that `secrets` is the key the database's secrets are sealed with.
+    public init(client: PostgresClient, secrets: any SecretSealing, logger: Logger = Logger(label: "checkin-postgres"))
+    {
         self.client = client
+        self.secrets = secrets
         self.logger = logger
     }
 

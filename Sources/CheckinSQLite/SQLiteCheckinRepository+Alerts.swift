@@ -17,7 +17,8 @@ extension SQLiteCheckinRepository {
                         webhook_secret = excluded.webhook_secret, updated_at = excluded.updated_at
                     """,
                 arguments: [
-                    Int64(event.rawValue), settings.email, settings.webhookURL, settings.webhookSecret, time,
+                    Int64(event.rawValue), settings.email, settings.webhookURL,
+                    try settings.webhookSecret.map { try self.sealSecret($0, .offlineAlertSecret(event: event)) }, time,
                 ])
         }
     }
@@ -26,7 +27,7 @@ extension SQLiteCheckinRepository {
         try await writer.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM offline_alert WHERE event_id = ?", arguments: [Int64(event.rawValue)]
-            ).map(Self.alertSettings) ?? OfflineAlertSettings()
+            ).map(self.alertSettings) ?? OfflineAlertSettings()
         }
     }
 
@@ -39,13 +40,18 @@ extension SQLiteCheckinRepository {
                     """
             ).compactMap { row in
                 guard let event = try EventRow.fetchOne(db, key: row["event_id"] as Int64)?.event else { return nil }
-                return (event, Self.alertSettings(row))
+                return (event, try self.alertSettings(row))
             }
         }
     }
 
-    static func alertSettings(_ row: Row) -> OfflineAlertSettings {
-        OfflineAlertSettings(email: row["email"], webhookURL: row["webhook_url"], webhookSecret: row["webhook_secret"])
+    /// Opened: the database holds the webhook secret sealed.
+    func alertSettings(_ row: Row) throws -> OfflineAlertSettings {
+        let event = EventID(UInt32(row["event_id"] as Int64))
+        let sealed: String? = row["webhook_secret"]
+        return OfflineAlertSettings(
+            email: row["email"], webhookURL: row["webhook_url"],
+            webhookSecret: try sealed.map { try self.openSecret($0, .offlineAlertSecret(event: event)) })
     }
 
     public func openOfflineEpisodes(event: EventID) async throws -> [OfflineEpisode] {

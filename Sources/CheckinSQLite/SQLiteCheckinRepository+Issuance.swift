@@ -10,31 +10,34 @@ extension SQLiteCheckinRepository {
         -> SigningKey
     {
         try await writer.write { db in
-            if let newest = try Self.signingKeys(db, tenant: tenant).first { return newest }
-            return try Self.insertSigningKey(db, candidate, tenant: tenant, at: time)
+            if let newest = try self.signingKeys(db, tenant: tenant).first { return newest }
+            return try self.insertSigningKey(db, candidate, tenant: tenant, at: time)
         }
     }
 
     public func addSigningKey(_ key: NewSigningKey, tenant: TenantID, at time: Date) async throws -> SigningKey {
-        try await writer.write { db in try Self.insertSigningKey(db, key, tenant: tenant, at: time) }
+        try await writer.write { db in try self.insertSigningKey(db, key, tenant: tenant, at: time) }
     }
 
     public func signingKeys(tenant: TenantID) async throws -> [SigningKey] {
-        try await writer.read { db in try Self.signingKeys(db, tenant: tenant) }
+        try await writer.read { db in try self.signingKeys(db, tenant: tenant) }
     }
 
-    static func signingKeys(_ db: Database, tenant: TenantID) throws -> [SigningKey] {
+    /// Opened: the database holds each private key sealed.
+    func signingKeys(_ db: Database, tenant: TenantID) throws -> [SigningKey] {
         try Row.fetchAll(
             db, sql: "SELECT * FROM signing_key WHERE tenant_id = ? ORDER BY key_id DESC",
             arguments: [Int64(tenant.rawValue)]
         ).map { row in
             SigningKey(
-                keyID: KeyID(row["key_id"] as Int64), tenant: tenant, privateKeyPEM: row["private_key_pem"],
+                keyID: KeyID(row["key_id"] as Int64), tenant: tenant,
+                privateKeyPEM: try self.openSecret(row["private_key_pem"], .signingKey(tenant: tenant)),
                 publicKey: [UInt8](row["public_key"] as Data), createdAt: row["created_at"])
         }
     }
 
-    static func insertSigningKey(_ db: Database, _ key: NewSigningKey, tenant: TenantID, at time: Date) throws
+    /// Stores the private key sealed.
+    func insertSigningKey(_ db: Database, _ key: NewSigningKey, tenant: TenantID, at time: Date) throws
         -> SigningKey
     {
         guard try TenantRow.exists(db, key: Int64(tenant.rawValue)) else {
@@ -47,7 +50,11 @@ extension SQLiteCheckinRepository {
             sql: """
                 INSERT INTO signing_key (key_id, tenant_id, private_key_pem, public_key, created_at)
                 VALUES (?, ?, ?, ?, ?)
-                """, arguments: [id, Int64(tenant.rawValue), key.privateKeyPEM, Data(key.publicKey), time])
+                """,
+            arguments: [
+                id, Int64(tenant.rawValue), try self.sealSecret(key.privateKeyPEM, .signingKey(tenant: tenant)),
+                Data(key.publicKey), time,
+            ])
         return SigningKey(
             keyID: KeyID(id), tenant: tenant, privateKeyPEM: key.privateKeyPEM, publicKey: key.publicKey,
             createdAt: time)

@@ -1,8 +1,10 @@
+import CheckinCore
 import GRDB
 
 extension SQLiteCheckinRepository {
     /// The schema, one numbered step at a time. A shipped step never changes: a new need is a new step.
-    static var migrator: DatabaseMigrator {
+    /// `secrets` seals what 0007 finds stored in plain text.
+    static func migrator(secrets: any SecretSealing) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("0001 tenants, events, guests, devices, check-ins, audit") { db in
             try db.execute(
@@ -259,6 +261,11 @@ extension SQLiteCheckinRepository {
                     CREATE INDEX check_in_event_by_guest ON check_in_event(event_id, guest_id);
                     CREATE INDEX check_in_event_superseded ON check_in_event(event_id) WHERE outcome = 'superseded';
                     """)
+        }
+        migrator.registerMigration(sealingMigration) { db in
+            // Signing keys and webhook secrets are sealed under a key outside the database (in Swift: SQL cannot
+            // seal); triggers refuse a plain one from now on.
+            try sealStoredSecrets(db, secrets)
         }
         migrator.registerMigration("0008 rate limit hits") { db in
             // The sign-in throttle and the unauthenticated audit's limit, shared by every connection: one row per

@@ -98,7 +98,7 @@ extension SQLiteCheckinRepository {
             }
             try db.execute(
                 sql: "INSERT INTO webhook_secret (tenant_id, secret, created_at) VALUES (?, ?, ?)",
-                arguments: [Int64(tenant.rawValue), secret, time])
+                arguments: [Int64(tenant.rawValue), try self.sealSecret(secret, .webhookSecret(tenant: tenant)), time])
         }
     }
 
@@ -107,7 +107,11 @@ extension SQLiteCheckinRepository {
             try Row.fetchAll(
                 db, sql: "SELECT secret, created_at FROM webhook_secret WHERE tenant_id = ? ORDER BY id DESC",
                 arguments: [Int64(tenant.rawValue)]
-            ).map { WebhookSecret(secret: $0["secret"], createdAt: $0["created_at"]) }
+            ).map {
+                WebhookSecret(
+                    secret: try self.openSecret($0["secret"], .webhookSecret(tenant: tenant)),
+                    createdAt: $0["created_at"])
+            }
         }
     }
 }

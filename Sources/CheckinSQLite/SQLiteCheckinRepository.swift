@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// The check-in server's storage on SQLite, through GRDB: a `DatabasePool` (WAL: readers beside one writer)
@@ -11,22 +12,43 @@ public final class SQLiteCheckinRepository: CheckinRepository {
     /// The issuances a worker of this process is running: SQLite serves one server process, so this set is
     /// what keeps two workers off the same issuance (PostgreSQL uses row locks).
     let runningIssuances = Mutex<Set<String>>([])
+    /// Seals the signing keys and webhook secrets before they are stored, opens them when read.
+    let secrets: any SecretSealing
 
-    /// Opens (or creates) the database file and brings its schema up to date.
-    public convenience init(path: String) throws {
+    /// Opens (or creates) the database file and brings its schema up to date. The file, its WAL and shared
+    /// memory are readable by this user only (0600), whatever the umask; an older, wider file is tightened.
+    public convenience init(path: String, secrets: any SecretSealing) throws {
+        try Self.makePrivate(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        try self.init(writer: DatabasePool(path: path, configuration: configuration))
+        try self.init(writer: DatabasePool(path: path, configuration: configuration), secrets: secrets)
+        try Self.makePrivate(path)
     }
 
     /// An empty database in memory.
-    public static func inMemory() throws -> SQLiteCheckinRepository {
-        try SQLiteCheckinRepository(writer: DatabaseQueue())
+    public static func inMemory(secrets: any SecretSealing) throws -> SQLiteCheckinRepository {
+        try SQLiteCheckinRepository(writer: DatabaseQueue(), secrets: secrets)
     }
 
-    public init(writer: any DatabaseWriter) throws {
+    /// Migrates (0007 seals the secrets stored before they were sealed) and checks that `secrets` is the key
+    /// the database's secrets are sealed with.
+    public init(writer: any DatabaseWriter, secrets: any SecretSealing) throws {
         self.writer = writer
-        try Self.migrator.migrate(writer)
+        self.secrets = secrets
+        let migrator = Self.migrator(secrets: secrets)
+        let sealing = try writer.read { db in try !migrator.appliedIdentifiers(db).contains(Self.sealingMigration) }
+        try migrator.migrate(writer)
+        try writer.write { db in try Self.bindSecretsKey(db, secrets) }
+        if sealing { try Self.forgetPlainSecrets(writer) }
+    }
+
+    /// A new database file is made 0600 before SQLite opens it (SQLite gives its WAL and shared memory the
+    /// database's mode); an existing one and its companions lose any group and other permissions.
+    static func makePrivate(_ path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = try PrivateFile.createExclusively([], path: path)
+        }
+        for suffix in ["", "-wal", "-shm", "-journal"] { try PrivateFile.restrict(path + suffix) }
     }
 
     /// The next value of the change sequence; one writer at a time, so its order is commit order.

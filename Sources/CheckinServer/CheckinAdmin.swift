@@ -138,18 +138,21 @@ public struct CheckinAdmin: Sendable {
 
     /// The event's check-ins, then its check-in events, one JSON object a line.
     public func exportLines(event: EventID) async throws -> [String] {
-        _ = try await existingEvent(event)
+        let known = try await existingEvent(event)
         let encoder = APICoding.encoder()
         var lines: [String] = []
         let checkIns = try await repository.checkIns(event: event)
         for checkIn in checkIns {
-            lines.append(String(decoding: try encoder.encode(ExportLine(checkIn)), as: UTF8.self))
+            var line = ExportLine(checkIn)
+            line.flag(outside: known)
+            lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
         }
         // A superseded scan names the check-in that won (door and corrected time).
         let winners = Dictionary(checkIns.map { ($0.guest.text, $0) }, uniquingKeysWith: { first, _ in first })
         let records = try await repository.checkInEvents(event: event)
         for record in records {
             var line = ExportLine(record)
+            line.flag(outside: known)
             if record.outcome == .superseded, let winner = winners[record.guest] {
                 line.checkInDoor = winner.door
                 line.checkInAt = winner.correctedTime
@@ -161,6 +164,7 @@ public struct CheckinAdmin: Sendable {
         for entry in try await repository.doubleEntries(event: event) {
             guard let record = byKey[entry.otherKey] else { continue }
             var line = ExportLine(record)
+            line.flag(outside: known)
             line.record = "double_entry"
             line.guestName = entry.guestName
             line.checkInDoor = entry.checkInDoor
@@ -250,6 +254,12 @@ struct ExportLine: Encodable {
     /// For a double entry: seconds from the check-in to this scan, and the guest's name.
     var gapSeconds: Double?
     var guestName: String?
+    /// Present (true) when the corrected time sits outside the event's window (`Event.isOutsideWindow`).
+    var outsideWindow: Bool?
+
+    mutating func flag(outside event: Event) {
+        outsideWindow = event.isOutsideWindow(correctedAt) ? true : nil
+    }
 
     init(_ checkIn: CheckinCore.CheckIn) {
         record = "check_in"

@@ -10,13 +10,14 @@ import PostgresNIO
 
 /// Opens the database and runs an admin operation; its failures become one clear line and exit status 1.
 func withAdmin<T: Sendable>(_ options: DatabaseOption, _ body: (CheckinAdmin) async throws -> T) async throws -> T {
-    if let url = options.postgres {
+    let secrets = try options.secretsKey()
+    if let configuration = try options.postgresConfiguration() {
         // The client runs beside the command, and stops when it is done.
-        let client = PostgresClient(configuration: PostgresClient.Configuration(url: url)!)
+        let client = PostgresClient(configuration: configuration)
         return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            let repository = PostgresCheckinRepository(client: client)
+            let repository = PostgresCheckinRepository(client: client, secrets: secrets)
             do {
                 try await repository.migrate()
             } catch {
@@ -26,13 +27,7 @@ func withAdmin<T: Sendable>(_ options: DatabaseOption, _ body: (CheckinAdmin) as
             return try await withAdmin(repository, body)
         }
     }
-    let repository: SQLiteCheckinRepository
-    do {
-        repository = try SQLiteCheckinRepository(path: options.database)
-    } catch {
-        throw ValidationError("cannot open the database \(options.database): \(error)")
-    }
-    return try await withAdmin(repository, body)
+    return try await withAdmin(try options.openSQLite(secrets: secrets), body)
 }
 
 func withAdmin<T>(_ repository: any CheckinRepository, _ body: (CheckinAdmin) async throws -> T) async throws -> T {

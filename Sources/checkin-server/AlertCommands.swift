@@ -10,7 +10,7 @@ struct OfflineAlertsCommand: AsyncParsableCommand {
         discussion: """
             A kiosk silent for 30 minutes, from 2 hours before the event until it closes, is alerted once per
             silence, and again when it reports back. Webhooks are POSTs of JSON signed as Standard Webhooks; the
-            secret is printed. With neither option, prints the settings; --off turns the alerts off. The devices
+            secret is printed when it is made (afterwards only its last 4 characters). With neither option, prints the settings; --off turns the alerts off. The devices
             page of the organizer's site sets the same.
             """)
 
@@ -33,20 +33,24 @@ struct OfflineAlertsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try await withAdmin(options) { admin in
+        let (settings, before) = try await withAdmin(options) { admin in
             guard let known = try await admin.repository.event(EventID(event)) else {
                 throw CheckinAdmin.Failure.notFound("event \(event)")
             }
-            if email == nil && webhookURL == nil && !off {
-                return try await admin.repository.offlineAlerts(event: known.id)
-            }
-            return try await admin.setOfflineAlerts(
+            let before = try await admin.repository.offlineAlerts(event: known.id)
+            if email == nil && webhookURL == nil && !off { return (before, before.webhookSecret) }
+            let settings = try await admin.setOfflineAlerts(
                 event: known, email: email ?? "", webhookURL: webhookURL ?? "", allowPlainHTTP: allowHTTP,
                 allowPrivate: allowPrivate)
+            return (settings, before.webhookSecret)
         }
         print("email\t\(settings.email ?? "-")")
         print("webhook_url\t\(settings.webhookURL ?? "-")")
-        if settings.webhookURL != nil { print("webhook_secret\t\(settings.webhookSecret ?? "-")") }
+        if settings.webhookURL != nil, let secret = settings.webhookSecret {
+            // Whole only when just made; then its last 4 characters, to tell which one a receiver holds.
+            print("webhook_secret\t" + (secret != before ? secret : "…" + secret.suffix(4)))
+            if secret != before { note("the webhook secret is shown only now: copy it into the receiver") }
+        }
         note(settings.isOn ? "offline alerts of event \(event) are on" : "offline alerts of event \(event) are off")
     }
 }

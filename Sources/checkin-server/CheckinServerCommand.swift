@@ -1,5 +1,6 @@
 import ArgumentParser
 import CheckinPostgres
+import Foundation
 import PostgresNIO
 
 @main
@@ -17,30 +18,86 @@ struct CheckinServerCommand: AsyncParsableCommand {
             CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, Audit.self,
             SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self,
         ])
+
+    /// Everything this process writes (database, WAL, secrets key, pass images) is its own user's only, whatever
+    /// umask the shell or the unit gave it; each of those files is also made 0600 by itself.
+    static func main() async {
+        umask(0o077)
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
-/// `--database` or `--postgres`, shared by every subcommand.
+/// `--database` or `--postgres`, and the secrets key, shared by every subcommand (`DatabaseOption+Open.swift`
+/// opens them).
 struct DatabaseOption: ParsableArguments {
-    @Option(name: .long, help: "The SQLite database file (created if missing).")
+    @Option(name: .long, help: "The SQLite database file (created if missing, 0600).")
     var database: String = "checkin.db"
     @Option(
         name: .long,
-        help:
-            "A PostgreSQL URL (postgres://user:password@host:5432/database) instead of SQLite; several servers may share it."
-    )
+        help: ArgumentHelp(
+            "A PostgreSQL URL (postgres://user@host:5432/database) instead of SQLite; several servers may share it.",
+            discussion: """
+                Or set CHECKIN_POSTGRES_URL. Keep the password out of the command line (ps shows it to every user): \
+                --postgres-password-file, or PGPASSWORD. Without sslmode= a loopback host gets sslmode=prefer, any \
+                other verify-full.
+                """))
     var postgres: String?
+    @Option(
+        name: .customLong("postgres-password-file"),
+        help: "A file holding the PostgreSQL password (else PGPASSWORD, else the URL's).")
+    var postgresPasswordFile: String?
+    @Option(
+        name: .customLong("postgres-ca-file"),
+        help: "PEM CA certificates to verify the PostgreSQL server with (sslmode verify-full by default).")
+    var postgresCAFile: String?
+    @Option(
+        name: .customLong("secrets-key-file"),
+        help: ArgumentHelp(
+            "The key the tenants' signing keys and webhook secrets are sealed with (made, 0600, if missing).",
+            discussion: """
+                Default: the systemd credential checkin-secrets-key if $CREDENTIALS_DIRECTORY has it, else \
+                checkin-secrets.key beside the database. Back it up apart from the database: without it the \
+                stored keys cannot be used.
+                """))
+    var secretsKeyFile: String?
 
     func validate() throws {
-        if let postgres, PostgresClient.Configuration(url: postgres) == nil {
-            throw ValidationError(
-                "--postgres '\(postgres)' is not a URL such as postgres://user:password@127.0.0.1:5432/checkin")
+        if let postgres = postgresURL {
+            do {
+                _ = try PostgresClient.Configuration(postgresURL: postgres, caFile: postgresCAFile)
+            } catch {
+                throw ValidationError("the PostgreSQL URL '\(Self.redacted(postgres))' cannot be used: \(error)")
+            }
         }
+    }
+
+    /// `--postgres`, else `CHECKIN_POSTGRES_URL`.
+    var postgresURL: String? {
+        postgres ?? ProcessInfo.processInfo.environment["CHECKIN_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// What the logs say the server stores in (never the password).
     var storeDescription: String {
-        guard let postgres, let configuration = PostgresClient.Configuration(url: postgres) else { return database }
+        guard let postgres = postgresURL, let configuration = PostgresClient.Configuration(url: postgres) else {
+            return database
+        }
         return "PostgreSQL \(configuration.username)@\(configuration.host ?? ""):\(configuration.port ?? 5432)/"
             + (configuration.database ?? "")
+    }
+
+    /// The URL with its password replaced by `***`.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
     }
 }

@@ -141,19 +141,21 @@ struct Serve: AsyncParsableCommand {
             }
             return (steps, workers)
         }
-        if let url = options.postgres {
+        let secrets = try options.secretsKey()
+        // Images an older version wrote with the umask's modes become 0600 too.
+        try PassImageStore(directory: passDirectory).restrictExisting()
+        if let postgres = try options.postgresConfiguration() {
             // The client is a service beside the HTTP server; the schema is brought up to date before the
             // server listens (under an advisory lock: several servers may start at once).
-            let client = PostgresClient(
-                configuration: PostgresClient.Configuration(url: url)!, backgroundLogger: logger)
-            let repository = PostgresCheckinRepository(client: client, logger: logger)
+            let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
+            let repository = PostgresCheckinRepository(client: client, secrets: secrets, logger: logger)
             let (steps, workers) = issuance(repository)
             let app = try buildApplication(
                 configuration: configuration, repository: repository, issuance: steps, logger: logger,
                 onListening: listening)
             services = [client, MigrateThenServe(repository: repository, app: app, workers: workers)]
         } else {
-            let repository = try SQLiteCheckinRepository(path: options.database)
+            let repository = try options.openSQLite(secrets: secrets)
             // A certificate or key that cannot be read stops the server here, with the file's name.
             let (steps, workers) = issuance(repository)
             services =

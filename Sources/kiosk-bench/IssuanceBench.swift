@@ -22,7 +22,7 @@ struct IssuanceBench: AsyncParsableCommand {
         let folder = NSTemporaryDirectory() + "kiosk-bench-issuance-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let repository = try SQLiteCheckinRepository(path: folder + "/checkin.db")
+        let repository = try SQLiteCheckinRepository(path: folder + "/checkin.db", secrets: SecretsKey.random())
         let admin = CheckinAdmin(repository: repository)
         let tenant = try await admin.createTenant(name: "Bench")
         let event = try await admin.createEvent(

@@ -35,6 +35,10 @@ final class BenchServer: Sendable {
 
     func stop() async { await stopAll() }
 
+    /// One secrets key for every server of the benchmark (in-process ones and `checkin-server` processes).
+    static let secretsKeyFile = NSTemporaryDirectory() + "kiosk-bench-secrets-" + UUID().uuidString + ".key"
+    static func secrets() throws -> SecretsKey { try SecretsKeySource.file(secretsKeyFile).load().key }
+
     static let logger: Logger = {
         var logger = Logger(label: "kiosk-bench")
         logger.logLevel = .error
@@ -43,7 +47,7 @@ final class BenchServer: Sendable {
 
     /// `buildApplication` on SQLite (a file in `folder`), in this process.
     static func sqlite(folder: String) async throws -> BenchServer {
-        let repository = try SQLiteCheckinRepository(path: folder + "/checkin.db")
+        let repository = try SQLiteCheckinRepository(path: folder + "/checkin.db", secrets: secrets())
         let (url, stop) = try await serveInProcess(repository)
         return BenchServer(label: "SQLite, 1 process", repository: repository, urls: [url], stop: stop)
     }
@@ -59,7 +63,7 @@ final class BenchServer: Sendable {
             let client = PostgresClient(
                 configuration: PostgresClient.Configuration(url: databaseURL)!, backgroundLogger: logger)
             clients.append(Task { await client.run() })
-            let repository = PostgresCheckinRepository(client: client, logger: logger)
+            let repository = PostgresCheckinRepository(client: client, secrets: try secrets(), logger: logger)
             try await repository.migrate()
             let (url, stop) = try await serveInProcess(repository)
             urls.append(url)
@@ -84,7 +88,7 @@ final class BenchServer: Sendable {
         let client = PostgresClient(
             configuration: PostgresClient.Configuration(url: databaseURL)!, backgroundLogger: logger)
         let clientTask = Task { await client.run() }
-        let repository = PostgresCheckinRepository(client: client, logger: logger)
+        let repository = PostgresCheckinRepository(client: client, secrets: try secrets(), logger: logger)
         try await repository.migrate()
         var children: [Process] = []
         var urls: [String] = []
@@ -92,7 +96,10 @@ final class BenchServer: Sendable {
             let port = try freePort()
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["serve", "--postgres", databaseURL, "--host", "127.0.0.1", "--port", "\(port)"]
+            process.arguments = [
+                "serve", "--postgres", databaseURL, "--host", "127.0.0.1", "--port", "\(port)", "--secrets-key-file",
+                secretsKeyFile,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice

@@ -26,7 +26,7 @@ final class BrowserServer: Sendable {
     init() async throws {
         let folder = RepositoryFactory.temporaryFolder()
         try TestCertificates.make(in: folder)
-        repository = try SQLiteCheckinRepository(path: folder + "/checkin.db")
+        repository = try RepositoryFactory.sqlite(path: folder + "/checkin.db")
         clock = ManualServerClock(Self.start)
         admin = CheckinAdmin(repository: repository, clock: clock)
         var logger = Logger(label: "browser-test")

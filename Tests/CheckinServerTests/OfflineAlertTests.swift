@@ -72,13 +72,21 @@ import Testing
                 #expect(try await post("email=ops%40example.org").0 == .forbidden)
                 #expect(try await h.repository.offlineAlerts(event: event.id).isOn == false)
 
-                let (saved, _) = try await post("csrf=\(csrf)&email=ops%40example.org&webhookURL=\(encodedHook)")
-                #expect(saved == .seeOther)
+                // The secret is shown once, on the answer that made it; afterwards only its last 4 characters.
+                let (saved, savedPage) = try await post(
+                    "csrf=\(csrf)&email=ops%40example.org&webhookURL=\(encodedHook)")
+                #expect(saved == .ok)
                 let settings = try await h.repository.offlineAlerts(event: event.id)
                 #expect(settings.email == "ops@example.org" && settings.webhookURL == hook)
                 let secretText = try #require(settings.webhookSecret)
+                #expect(savedPage.contains("id=\"alert-secret\">\(secretText)<"))
                 let shown = try await page()
-                #expect(shown.contains(secretText) && shown.contains("value=\"ops@example.org\""))
+                #expect(!shown.contains(secretText) && shown.contains("value=\"ops@example.org\""))
+                #expect(shown.contains("id=\"alert-secret-ending\">…\(secretText.suffix(4))<"))
+                let (resaved, resavedPage) = try await post(
+                    "csrf=\(csrf)&email=ops%40example.org&webhookURL=\(encodedHook)")
+                #expect(resaved == .seeOther && !resavedPage.contains(secretText))
+                #expect(try await h.repository.offlineAlerts(event: event.id).webhookSecret == secretText)
                 let secret = try WebhookSecretKey(secretText)
                 #expect(
                     try await h.repository.auditEntries(tenant: tenant.id, limit: 5).contains {

@@ -1,5 +1,6 @@
 import CheckinCore
 import CheckinPostgres
+import CheckinServer
 import Foundation
 import Logging
 import PostgresNIO
@@ -12,6 +13,8 @@ struct PostgresTestDatabase: Sendable {
     let configuration: PostgresClient.Configuration
     /// The database's URL, for `checkin-server --postgres`.
     let url: String
+    /// The key its secrets are sealed with.
+    let secrets: SecretsKey = try! SecretsKey.random()
 
     typealias NoServer = TestPostgres.NoServer
 
@@ -48,9 +51,9 @@ struct PostgresTestDatabase: Sendable {
         return client
     }
 
-    /// A repository on its own client, migrated.
+    /// A repository on its own client, migrated; every repository of this database seals with one key.
     func repository() async throws -> PostgresCheckinRepository {
-        let repository = PostgresCheckinRepository(client: client())
+        let repository = PostgresCheckinRepository(client: client(), secrets: secrets)
         try await repository.migrate()
         return repository
     }

@@ -1,5 +1,6 @@
 import CheckinCore
 import CheckinSQLite
+import CheckinServer
 import Foundation
 import Testing
 
@@ -12,15 +13,28 @@ struct RepositoryFactory: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    static let sqliteInMemory = RepositoryFactory(name: "SQLite in memory") { try SQLiteCheckinRepository.inMemory() }
+    static let sqliteInMemory = RepositoryFactory(name: "SQLite in memory") {
+        try SQLiteCheckinRepository.inMemory(secrets: SecretsKey.random())
+    }
     static let sqliteFile = RepositoryFactory(name: "SQLite file (DatabasePool)") {
-        try SQLiteCheckinRepository(path: temporaryFolder() + "/checkin.db")
+        try sqlite(path: temporaryFolder() + "/checkin.db")
     }
     static let postgres = RepositoryFactory(name: "PostgreSQL") {
         try await PostgresTestDatabase.make().repository()
     }
 
     static let all: [RepositoryFactory] = [sqliteInMemory, sqliteFile, postgres]
+
+    /// The repository on the file at `path`, with the secrets key `checkin-server` uses for it by default
+    /// (`checkin-secrets.key` in its folder, made if missing), so the binary can open it too.
+    static func sqlite(path: String) throws -> SQLiteCheckinRepository {
+        try SQLiteCheckinRepository(path: path, secrets: secretsKey(besideDatabase: path))
+    }
+
+    static func secretsKey(besideDatabase path: String) throws -> SecretsKey {
+        let folder = (path as NSString).deletingLastPathComponent
+        return try SecretsKeySource.file(folder + "/" + SecretsKeySource.defaultFileName).load().key
+    }
 
     static func temporaryFolder() -> String {
         let path = NSTemporaryDirectory() + "checkin-test-" + UUID().uuidString

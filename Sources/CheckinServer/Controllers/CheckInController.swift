@@ -36,7 +36,9 @@ struct CheckInController {
             }
             let scan = Scan(
                 key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
-                clockOffsetMs: item.clockOffsetMs, arrived: item.arrived, door: item.door, source: item.source,
+                // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.
+                clockOffsetMs: ClockOffsetBound.accepted(item.clockOffsetMs), arrived: item.arrived, door: item.door,
+                source: item.source,
                 reverts: item.reverts.map(ScanKey.init))
             let outcome = try await repository.apply(scan, event: event.id, device: device, receivedAt: clock.now())
             outcomes.append(CheckInOutcome(sequence: sequence, outcome))

@@ -45,7 +45,10 @@ struct EnrolmentController {
             AuditEntry(
                 at: now, tenant: device.tenant, device: device.id, action: "enrolled",
                 detail: "door '\(device.door)', kiosk \(device.kioskVersion)"))
-        let events = try await repository.events(tenant: device.tenant).map(EventInfo.init)
+        // Only the event the code was made for: the token reaches no other (TenantScope).
+        let enrolled = try await repository.enrolledEvents(device: device.id)
+        let events = try await repository.events(tenant: device.tenant).filter { enrolled.contains($0.id) }
+            .map(EventInfo.init)
         return try Response.json(
             Enrolment(
                 deviceId: device.id, token: token, tenantId: device.tenant.rawValue, events: events,

@@ -22,7 +22,9 @@ struct HeartbeatController {
         if device.lastSeenAt.map({ now.timeIntervalSince($0) >= Self.minimumInterval || now < $0 }) ?? true {
             try await repository.recordHeartbeat(DeviceReport(report), device: device.id, at: now)
         }
-        let events = try await repository.events(tenant: device.tenant).map {
+        // Only the events the device was enrolled for: it learns nothing of the tenant's others.
+        let enrolled = try await repository.enrolledEvents(device: device.id)
+        let events = try await repository.events(tenant: device.tenant).filter { enrolled.contains($0.id) }.map {
             HeartbeatAnswer.EventRequirement(
                 id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description)
         }

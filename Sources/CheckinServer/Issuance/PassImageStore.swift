@@ -1,9 +1,6 @@
 import Foundation
 import KioskCrypto
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import KioskSystem
 
 /// Where pass images are kept: one PNG per pass, named by the SHA-256 of the pass's text (never a sequential
 /// id, so names cannot be guessed or enumerated). Writing is idempotent: a retried store finds its file.
@@ -20,30 +17,29 @@ public struct PassImageStore: Sendable {
     public func path(name: String) -> String { directory + "/" + name }
 
     /// Writes the image unless a file of that name holds it already; a partial file never takes the name
-    /// (written aside, flushed, then renamed). Returns the name.
+    /// (written aside, flushed, then renamed, the folder flushed before the step's commit says the image is
+    /// stored). The folder is 0700 and the image 0600, whatever the umask. Returns the name.
     public func store(pass: String, png: [UInt8]) throws -> String {
         let name = Self.name(pass: pass)
         let path = path(name: name)
-        let files = FileManager.default
-        if let existing = files.contents(atPath: path), [UInt8](existing) == png { return name }
-        try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let temporary = path + ".part-\(UUID().uuidString)"
-        guard files.createFile(atPath: temporary, contents: Data(png)) else {
-            throw PassStoreFailure(path: temporary)
-        }
-        if let handle = FileHandle(forWritingAtPath: temporary) {
-            try handle.synchronize()
-            try handle.close()
-        }
-        // rename(2) replaces a file of that name (a partial one cannot have it: names are only ever renamed in).
-        guard rename(temporary, path) == 0 else { throw PassStoreFailure(path: path) }
-        // The folder's entry on disk too, before the step's commit says the image is stored.
-        let folder = open(directory, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
+        if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == png { return name }
+        do {
+            try PrivateFile.createDirectory(directory)
+            try PrivateFile.restrict(directory)
+            try PrivateFile.replace(png, path: path)
+        } catch {
+            throw PassStoreFailure(path: path, why: error.description)
         }
         return name
+    }
+
+    /// Takes group and other permissions off the folder and the images an older version wrote with the umask's
+    /// modes. Nothing when the folder does not exist yet.
+    public func restrictExisting() throws {
+        try PrivateFile.restrict(directory)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            try PrivateFile.restrict(path(name: name))
+        }
     }
 
     public func read(name: String) -> [UInt8]? {
@@ -54,5 +50,6 @@ public struct PassImageStore: Sendable {
 
 struct PassStoreFailure: Error, CustomStringConvertible {
     var path: String
-    var description: String { "cannot write \(path): check that the pass folder exists and is writable" }
+    var why: String
+    var description: String { "cannot write \(path) (\(why)): check that the pass folder is writable" }
 }

@@ -10,6 +10,8 @@ struct DashboardView {
         var time: String
         var party: String
         var alert: String?
+        /// The corrected time sits outside the event's window (`Event.isOutsideWindow`).
+        var outsideWindow: Bool
     }
 
     /// "Just arrived", for the alert highlights.
@@ -61,7 +63,8 @@ struct DashboardView {
             return Arrival(
                 name: guest.name, door: checkIn?.door ?? "", time: checkIn.map { time.time($0.at) } ?? "",
                 party: "\(checkIn?.arrived ?? 0) of \(guest.partySize)",
-                alert: guest.arrivalAlert.flatMap { $0.isEmpty ? nil : $0 })
+                alert: guest.arrivalAlert.flatMap { $0.isEmpty ? nil : $0 },
+                outsideWindow: checkIn.map { event.isOutsideWindow($0.at) } ?? false)
         }
         self.recent = recent.map(arrival)
         hasRecent = !recent.isEmpty

@@ -15,21 +15,27 @@ struct OfflineAlertsView {
 
     var email: String
     var webhookURL: String
+    /// The webhook secret in full: only on the answer that made it.
     var secret: String?
+    /// Afterwards only its last 4 characters, to tell which secret the receiver should hold.
+    var secretEnding: String?
     var problem: String?
     var on: Bool
     var rows: [Row]
     var hasRows: Bool
 
-    /// `typed`: what the organizer sent, shown again beside `problem` when it was refused.
+    /// `typed`: what the organizer sent, shown again beside `problem` when it was refused. `secretMadeNow`: the
+    /// answer to the form that made the secret, the one time it is shown whole.
     init(
         settings: OfflineAlertSettings, deliveries: [AlertDelivery], typed: (email: String, url: String)?,
-        problem: String?, now: Date, timeZone: TimeZone
+        problem: String?, now: Date, timeZone: TimeZone, secretMadeNow: Bool = false
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
         email = typed?.email ?? settings.email ?? ""
         webhookURL = typed?.url ?? settings.webhookURL ?? ""
-        secret = settings.webhookURL == nil ? nil : settings.webhookSecret
+        let current = settings.webhookURL == nil ? nil : settings.webhookSecret
+        secret = secretMadeNow ? current : nil
+        secretEnding = secretMadeNow ? nil : current.map { "…" + $0.suffix(4) }
         self.problem = problem
         on = settings.isOn
         rows = deliveries.map { delivery in

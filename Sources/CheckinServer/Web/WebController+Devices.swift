@@ -14,14 +14,14 @@ extension WebController {
 
     func devicesPage(
         _ signed: OrganizerSessions.Signed, _ event: Event, code: DevicesView.NewCode?, notice: String?,
-        alertsTyped: (email: String, url: String)? = nil, alertProblem: String? = nil,
+        alertsTyped: (email: String, url: String)? = nil, alertProblem: String? = nil, secretMadeNow: Bool = false,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let now = clock.now()
         let alerts = OfflineAlertsView(
             settings: try await repository.offlineAlerts(event: event.id),
             deliveries: try await repository.alertDeliveries(event: event.id, limit: 10), typed: alertsTyped,
-            problem: alertProblem, now: now, timeZone: pages.timeZone)
+            problem: alertProblem, now: now, timeZone: pages.timeZone, secretMadeNow: secretMadeNow)
         let view = DevicesView(
             event: event, devices: try await repository.devices(event: event.id), csrf: signed.session.csrfToken,
             code: code, notice: notice, alerts: alerts, now: now, timeZone: pages.timeZone)
@@ -40,9 +40,15 @@ extension WebController {
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         do {
+            let before = try await repository.offlineAlerts(event: event.id).webhookSecret
             let settings = try await admin(signed).setOfflineAlerts(
                 event: event, email: form.email ?? "", webhookURL: form.webhookURL ?? "",
                 allowPlainHTTP: limits.allowPlainHTTPWebhooks, allowPrivate: limits.allowPrivateWebhooks)
+            if let secret = settings.webhookSecret, secret != before {
+                // A new secret is shown on this answer only (like an enrolment code), then only its ending.
+                return try await devicesPage(
+                    signed, event, code: nil, notice: Self.notices("alerts-on"), secretMadeNow: true)
+            }
             let notice = settings.isOn ? "alerts-on" : "alerts-off"
             return Self.redirect("/events/\(event.id.rawValue)/devices?notice=\(notice)#offline-alerts")
         } catch let failure as CheckinAdmin.Failure {

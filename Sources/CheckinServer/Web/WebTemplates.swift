@@ -130,7 +130,7 @@ enum WebTemplates {
         <table class="list" id="recent">
           <thead><tr><th scope="col">Guest</th><th scope="col">Door</th><th scope="col">Time</th><th scope="col">Arrived</th></tr></thead>
           <tbody>
-          {{#recent}}<tr{{#alert}} class="alerted"{{/alert}}><th scope="row">{{name}}</th><td data-label="Door">{{door}}</td><td data-label="Time">{{time}}</td><td data-label="Arrived">{{party}}</td></tr>{{/recent}}
+          {{#recent}}<tr{{#alert}} class="alerted"{{/alert}}><th scope="row">{{name}}</th><td data-label="Door">{{door}}</td><td data-label="Time">{{time}}{{#outsideWindow}} <span class="pill pill-stale outside-window" title="The scan's corrected time is outside the event's hours: check the kiosk's clock">outside hours</span>{{/outsideWindow}}</td><td data-label="Arrived">{{party}}</td></tr>{{/recent}}
           </tbody>
         </table>
         {{/hasRecent}}
@@ -398,7 +398,10 @@ enum WebTemplates {
               <code>device.back_online</code>) signed as Standard Webhooks. Leave both empty to turn alerts off.</p>
             <button type="submit" id="save-alerts">Save alerts</button>
           </form>
-          {{#secret}}<p>Verify the webhooks with this secret: <code id="alert-secret">{{secret}}</code></p>{{/secret}}
+          {{#secret}}<p>Verify the webhooks with this secret: <code id="alert-secret">{{secret}}</code>. It is shown
+            only now: copy it into the receiver.</p>{{/secret}}
+          {{#secretEnding}}<p>The webhooks are signed with the secret ending in
+            <code id="alert-secret-ending">{{secretEnding}}</code> (shown once, when it was made).</p>{{/secretEnding}}
           {{#hasRows}}
           <table class="list" id="alerts">
             <caption>Latest alerts</caption>
