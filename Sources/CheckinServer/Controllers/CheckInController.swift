@@ -20,9 +20,12 @@ struct CheckInController {
         let event = try await scope.event(context.parameters.get("eventId"), for: device, request: request)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         // The direct reader first; what it does not take, JSONDecoder decides (and words the 400).
-        let batch =
-            (try? body.withUnsafeReadableBytes { try CheckInBatch(json: $0) })
-            ?? (try decodeAPIJSON(CheckInBatch.self, from: body))
+        let batch: CheckInBatch
+        if let direct = try? body.withUnsafeReadableBytes({ try CheckInBatch(json: $0) }) {
+            batch = direct
+        } else {
+            batch = try decodeAPIJSON(CheckInBatch.self, from: body)
+        }
         guard (1...CheckInBatch.maximumSize).contains(batch.items.count) else {
             throw APIFailure.badRequest(
                 "a batch has 1 to \(CheckInBatch.maximumSize) items, this one \(batch.items.count)",
