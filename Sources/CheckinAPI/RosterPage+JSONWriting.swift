@@ -33,13 +33,7 @@ extension GuestRecord {
         if let arrivalAlert { json.field("arrivalAlert", arrivalAlert) }
         if let checkIn {
             json.key("checkIn")
-            json.open()
-            json.field("arrived", Int64(checkIn.arrived))
-            json.field("at", APITime.text(checkIn.at))
-            if let deviceId = checkIn.deviceId { json.field("deviceId", deviceId) }
-            json.field("door", checkIn.door)
-            if let sequence = checkIn.sequence { json.field("sequence", sequence) }
-            json.close()
+            checkIn.write(to: &json)
         }
         if let checkInNote { json.field("checkInNote", checkInNote) }
         if let email { json.field("email", email) }
@@ -49,6 +43,18 @@ extension GuestRecord {
         if let phone { json.field("phone", phone) }
         json.field("status", status.rawValue)
         json.field("version", version)
+        json.close()
+    }
+}
+
+extension CheckInSummary {
+    func write(to json: inout JSONText) {
+        json.open()
+        json.field("arrived", Int64(arrived))
+        json.field("at", APITime.text(at))
+        if let deviceId { json.field("deviceId", deviceId) }
+        json.field("door", door)
+        if let sequence { json.field("sequence", sequence) }
         json.close()
     }
 }

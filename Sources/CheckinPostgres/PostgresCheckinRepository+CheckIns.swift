@@ -8,41 +8,57 @@ extension PostgresCheckinRepository {
     /// (`FOR UPDATE`), so they take turns and the second decides on the first one's check-in. The same key
     /// twice at once: the key is read again after the lock, and the unique key of `check_in_event` makes a
     /// loser without a guest row retry (and then read the winner's answer).
+    ///
+    /// Five round trips for a new check-in: BEGIN, the lock, one read after it (the key's stored answer, the
+    /// event's close, the guest and its check-in: a statement after the lock sees every change committed
+    /// by whoever held it before), one write (the check-in event, the check-in and the guest's new version in
+    /// one statement), COMMIT.
     public func apply(_ scan: Scan, event: EventID, device: Device, receivedAt: Date) async throws -> ScanOutcome {
         try await transaction { connection in
             let eventId = Int64(event.rawValue)
             try await connection.query(
                 "SELECT 1 AS one FROM guest WHERE event_id = \(eventId) AND id = \(scan.guest.text) FOR UPDATE",
                 logger: logger)
+            let found = try await connection.query(
+                """
+                SELECT (SELECT answer FROM check_in_event WHERE device_id = \(scan.key.deviceId)
+                        AND epoch = \(scan.key.epoch) AND sequence = \(scan.key.sequence)) AS stored_answer,
+                    e.ends_at AS event_ends_at, e.grace_minutes AS event_grace_minutes, \(unescaped: Self.guestColumns),
+                    c.epoch AS check_in_epoch, c.device_time AS check_in_device_time,
+                    c.received_at AS check_in_received_at
+                FROM event AS e
+                LEFT JOIN guest AS g ON g.event_id = e.id AND g.id = \(scan.guest.text)
+                LEFT JOIN check_in AS c ON c.event_id = g.event_id AND c.guest_id = g.id
+                WHERE e.id = \(eventId)
+                """, logger: logger
+            ).collect()
+            guard let row = found.first?.makeRandomAccess() else { throw RepositoryError.notFound("event \(event)") }
             // A key seen before gets the answer it got the first time.
-            let stored = try await connection.query(
-                """
-                SELECT answer FROM check_in_event
-                WHERE device_id = \(scan.key.deviceId) AND epoch = \(scan.key.epoch) AND sequence = \(scan.key.sequence)
-                """, logger: logger
-            ).collect()
-            if let answer = try stored.first?.makeRandomAccess()["answer"].decode(String.self) {
-                return try JSONDecoder().decode(ScanOutcome.self, from: Data(answer.utf8))
+            if let answer = try row["stored_answer"].decode(String?.self) {
+                return try ScanOutcome(storedAnswer: answer)
             }
-            let events = try await connection.query(
-                "SELECT \(unescaped: Self.eventColumns) FROM event WHERE id = \(eventId)", logger: logger
-            ).collect()
-            guard let eventRow = events.first else { throw RepositoryError.notFound("event \(event)") }
-            let closesAt = try Self.event(eventRow.makeRandomAccess()).closesAt
-            let guest = try await Self.guest(connection, scan.guest, event: event, logger: logger)
-            let current = try await connection.query(
-                """
-                SELECT \(unescaped: Self.checkInColumns) FROM check_in
-                WHERE event_id = \(eventId) AND guest_id = \(scan.guest.text)
-                """, logger: logger
-            ).collect().first.map { try Self.checkIn($0.makeRandomAccess()) }
+            let closesAt = try row["event_ends_at"].decode(Date.self).addingTimeInterval(
+                Double(try row["event_grace_minutes"].decode(Int64.self)) * 60)
+            let guest = try (row["id"].decode(String?.self) == nil ? nil : Self.guest(row))
+            var current: CheckinCore.CheckIn?
+            if let deviceId = try row["check_in_device"].decode(String?.self) {
+                current = CheckinCore.CheckIn(
+                    event: event, guest: scan.guest,
+                    scanKey: ScanKey(
+                        deviceId: deviceId, epoch: try row["check_in_epoch"].decode(String.self),
+                        sequence: try row["check_in_sequence"].decode(Int64.self)),
+                    door: try row["check_in_door"].decode(String.self),
+                    deviceTime: try row["check_in_device_time"].decode(Date.self),
+                    correctedTime: try row["check_in_at"].decode(Date.self),
+                    receivedAt: try row["check_in_received_at"].decode(Date.self),
+                    arrived: Int(try row["check_in_arrived"].decode(Int64.self)))
+            }
             let decision = CheckInRules.decide(
                 scan, event: event, guest: guest, current: current, knownOffsetMs: device.knownClockOffsetMs,
                 receivedAt: receivedAt, closesAt: closesAt)
-            let answer = String(decoding: try JSONEncoder().encode(decision.outcome), as: UTF8.self)
+            let answer = try decision.outcome.storedAnswer()
             let record = decision.event
-            try await connection.query(
-                """
+            let insertEvent: PostgresQuery = """
                 INSERT INTO check_in_event (event_id, guest_id, device_id, epoch, sequence, kind, door, source,
                     device_time, corrected_time, received_at, arrived, outcome, reason, reverts_device_id,
                     reverts_epoch, reverts_sequence, answer)
@@ -51,18 +67,44 @@ extension PostgresCheckinRepository {
                     \(record.deviceTime), \(record.correctedTime), \(record.receivedAt), \(Int64(record.arrived)),
                     \(record.outcome.rawValue), \(record.reason), \(record.reverts?.deviceId),
                     \(record.reverts?.epoch), \(record.reverts?.sequence), \(answer))
-                """, logger: logger)
+                """
             switch decision.effect {
             case .keep:
+                try await connection.query(insertEvent, logger: logger)
                 return decision.outcome
             case .becomeCheckIn(let checkIn) where current == nil:
-                // The guest's first check-in: no other scan to set right.
-                try await Self.saveCheckIn(connection, checkIn, logger: logger)
-                try await Self.touchGuest(connection, scan.guest, event: event, at: receivedAt, logger: logger)
+                // The guest's first check-in: no other scan to set right. The event, the check-in and the
+                // guest's new version in one statement (each part on its own table).
+                try await connection.query(
+                    """
+                    WITH scan AS (
+                        INSERT INTO check_in_event (event_id, guest_id, device_id, epoch, sequence, kind, door,
+                            source, device_time, corrected_time, received_at, arrived, outcome, reason,
+                            reverts_device_id, reverts_epoch, reverts_sequence, answer)
+                        VALUES (\(Int64(record.event.rawValue)), \(record.guest), \(record.key.deviceId),
+                            \(record.key.epoch), \(record.key.sequence), \(record.kind.rawValue), \(record.door),
+                            \(record.source), \(record.deviceTime), \(record.correctedTime), \(record.receivedAt),
+                            \(Int64(record.arrived)), \(record.outcome.rawValue), \(record.reason),
+                            \(record.reverts?.deviceId), \(record.reverts?.epoch), \(record.reverts?.sequence),
+                            \(answer))
+                        RETURNING 1),
+                    first AS (
+                        INSERT INTO check_in (event_id, guest_id, device_id, epoch, sequence, door, device_time,
+                            corrected_time, received_at, arrived)
+                        VALUES (\(Int64(checkIn.event.rawValue)), \(checkIn.guest.text), \(checkIn.scanKey.deviceId),
+                            \(checkIn.scanKey.epoch), \(checkIn.scanKey.sequence), \(checkIn.door),
+                            \(checkIn.deviceTime), \(checkIn.correctedTime), \(checkIn.receivedAt),
+                            \(Int64(checkIn.arrived)))
+                        RETURNING 1)
+                    UPDATE guest SET version = version + 1, change_xid = pg_current_xact_id()::text::bigint,
+                        change_seq = nextval('change_sequence'), updated_at = \(receivedAt)
+                    WHERE event_id = \(eventId) AND id = \(scan.guest.text)
+                    """, logger: logger)
                 return decision.outcome
             case .becomeCheckIn, .removeCheckIn:
                 // An earlier scan displaces the check-in, or the check-in is undone: every scan of the guest is
                 // set right (the displaced one superseded, a superseded one restored).
+                try await connection.query(insertEvent, logger: logger)
                 let changed = try await Self.reconcile(
                     connection, guest: scan.guest, event: event, current: current, at: receivedAt, logger: logger)
                 return changed[scan.key] ?? decision.outcome

@@ -38,9 +38,9 @@ extension SQLiteCheckinRepository {
 
     /// A change of what kiosks see of the guest: a new version and a new place in the change sequence.
     static func touchGuest(_ db: Database, _ id: GuestID, event: EventID, at time: Date) throws {
-        try db.execute(
-            sql: "UPDATE guest SET version = version + 1, change_seq = ?, updated_at = ? WHERE event_id = ? AND id = ?",
-            arguments: [try nextChange(db), time, Int64(event.rawValue), id.text])
+        try db.cachedStatement(
+            sql: "UPDATE guest SET version = version + 1, change_seq = ?, updated_at = ? WHERE event_id = ? AND id = ?"
+        ).execute(arguments: [try nextChange(db), time, Int64(event.rawValue), id.text])
     }
 
     public func cancelGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest {

@@ -53,8 +53,8 @@ public final class SQLiteCheckinRepository: CheckinRepository {
 
     /// The next value of the change sequence; one writer at a time, so its order is commit order.
     static func nextChange(_ db: Database) throws -> Int64 {
-        try db.execute(sql: "UPDATE change_sequence SET value = value + 1 WHERE id = 1")
-        return try currentChange(db)
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE change_sequence SET value = value + 1 WHERE id = 1 RETURNING value")) ?? 0
     }
 
     static func currentChange(_ db: Database) throws -> Int64 {

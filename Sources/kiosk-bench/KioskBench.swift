@@ -13,6 +13,7 @@ struct KioskBench: AsyncParsableCommand {
         subcommands: [
             PipelineBench.self, LookupBench.self, RobustnessBench.self, DecoderBench.self, IdleBench.self,
             SyncBench.self,
+            ServerBench.self,
             WebBench.self,
             IssuanceBench.self,
             AllBenches.self,

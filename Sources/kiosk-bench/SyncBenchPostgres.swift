@@ -62,6 +62,15 @@ struct BenchPostgres: Sendable {
         return settings.joined(separator: ", ")
     }
 
+    /// The CPU seconds the server's backends for this database have used so far (`/proc/PID/stat` of each
+    /// backend `pg_stat_activity` lists; the benchmark runs on the database's machine).
+    func backendCPUSeconds() async -> Double {
+        guard
+            let rows = try? await admin.query("SELECT pid FROM pg_stat_activity WHERE datname = \(name)").collect()
+        else { return 0 }
+        return rows.compactMap { try? $0.decode(Int32.self) }.compactMap { ProcessCPU.seconds(pid: $0) }.reduce(0, +)
+    }
+
     func drop() async {
         _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
         adminTask.cancel()

@@ -3,8 +3,9 @@ import CheckinCore
 import Hummingbird
 import KioskCore
 
-/// `POST /v1/events/{eventId}/check-ins`: at most 50 items, applied in order, each in its own transaction
-/// with its key and answer; one outcome each. Never refused for the kiosk's version.
+/// `POST /v1/events/{eventId}/check-ins`: at most 50 items, applied in order, each all or nothing with its key
+/// and answer (`CheckinRepository.apply(_:event:device:receivedAt:)` for the batch); one outcome each. Never
+/// refused for the kiosk's version.
 struct CheckInController {
     let repository: any CheckinRepository
     let scope: TenantScope
@@ -17,13 +18,23 @@ struct CheckInController {
     @Sendable func upload(_ request: Request, context: ServerContext) async throws -> Response {
         let device = try context.requireDevice()
         let event = try await scope.event(context.parameters.get("eventId"), for: device, request: request)
-        let batch = try await request.decodeJSON(CheckInBatch.self, context: context)
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        // The direct reader first; what it does not take, JSONDecoder decides (and words the 400).
+        let batch: CheckInBatch
+        if let direct = try? body.withUnsafeReadableBytes({ try CheckInBatch(json: $0) }) {
+            batch = direct
+        } else {
+            batch = try decodeAPIJSON(CheckInBatch.self, from: body)
+        }
         guard (1...CheckInBatch.maximumSize).contains(batch.items.count) else {
             throw APIFailure.badRequest(
                 "a batch has 1 to \(CheckInBatch.maximumSize) items, this one \(batch.items.count)",
                 hint: "upload the queue in scan order, \(CheckInBatch.maximumSize) at a time")
         }
-        var outcomes: [CheckInOutcome] = []
+        // Items the server refuses on sight are answered here; the others go to the repository together, in
+        // scan order, and their answers are put back in place.
+        var outcomes: [CheckInOutcome?] = []
+        var scans: [Scan] = []
         for item in batch.items {
             let sequence = item.key.sequence
             guard item.key.deviceId == device.id else {
@@ -34,16 +45,24 @@ struct CheckInController {
                 outcomes.append(CheckInOutcome(sequence: sequence, outcome: .rejected, reason: "unknown_guest"))
                 continue
             }
-            let scan = Scan(
-                key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
-                // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.
-                clockOffsetMs: ClockOffsetBound.accepted(item.clockOffsetMs), arrived: item.arrived, door: item.door,
-                source: item.source,
-                reverts: item.reverts.map(ScanKey.init))
-            let outcome = try await repository.apply(scan, event: event.id, device: device, receivedAt: clock.now())
-            outcomes.append(CheckInOutcome(sequence: sequence, outcome))
+            scans.append(
+                Scan(
+                    key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
+                    // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.
+                    clockOffsetMs: ClockOffsetBound.accepted(item.clockOffsetMs), arrived: item.arrived,
+                    door: item.door, source: item.source, reverts: item.reverts.map(ScanKey.init)))
+            outcomes.append(nil)
         }
-        return try Response.json(CheckInBatchResult(outcomes: outcomes, serverTime: clock.now()))
+        let clock = self.clock
+        var results: [ScanOutcome] = []
+        if !scans.isEmpty {
+            results = try await repository.apply(scans, event: event.id, device: device) { clock.now() }
+        }
+        var applied = results.makeIterator()
+        let answers = zip(batch.items, outcomes).map { item, outcome in
+            outcome ?? CheckInOutcome(sequence: item.key.sequence, applied.next()!)
+        }
+        return Response.json(bytes: CheckInBatchResult(outcomes: answers, serverTime: clock.now()).encodedJSON())
     }
 }
 
