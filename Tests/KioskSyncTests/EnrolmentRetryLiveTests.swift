@@ -12,6 +12,10 @@ struct EnrolmentRetryLiveTests {
         "every answer lost: enroll retries, and a rerun with the same code gets the same single device",
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func lostAnswersSpendNoSecondCode() async throws {
+        try await withTaskExecutorPreference(LiveProcesses.waiting) { try await lostAnswersSteps() }
+    }
+
+    func lostAnswersSteps() async throws {
         let server = try await EndToEndSyncTests.server()
         defer { server.stop() }
         let code = try server.admin(["enrolment-code", "--event", "1"])

@@ -40,6 +40,10 @@ enum LiveProcesses {
 
     /// A CA and a server certificate for localhost and 127.0.0.1 in `folder` (ca.pem, server.pem, server.key).
     static func makeCertificates(in folder: String) throws { try TestCertificates.make(in: folder) }
+
+    /// Threads of their own for live tests that wait for child processes (kioskctl, admin commands): they
+    /// block these, not the 2-thread cooperative pool that the rest of the suite's tasks resume on.
+    static let waiting = DedicatedExecutor(threads: 4, name: "live-tests")
 }
 
 /// `checkin-server serve` over HTTPS on a loopback port, with its SQLite database in `folder`, or on the

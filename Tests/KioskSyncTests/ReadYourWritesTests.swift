@@ -17,7 +17,7 @@ struct ReadYourWritesTests {
     func sqlite() async throws {
         let folder = LiveProcesses.temporaryFolder()
         let first = LiveServer(folder: folder)
-        try await Self.run(servers: [first])
+        try await withTaskExecutorPreference(LiveProcesses.waiting) { try await Self.run(servers: [first]) }
     }
 
     @Test("PostgreSQL, two server processes: 1,000 rounds of a change, then a delta at once")
@@ -26,7 +26,7 @@ struct ReadYourWritesTests {
         let folder = LiveProcesses.temporaryFolder()
         let first = LiveServer(folder: folder, postgres: url)
         let second = LiveServer(folder: folder, postgres: url)
-        try await Self.run(servers: [first, second])
+        try await withTaskExecutorPreference(LiveProcesses.waiting) { try await Self.run(servers: [first, second]) }
     }
 
     /// One tenant, one event with 400 guests with e-mails (so issuance is busy), a device that uploads
