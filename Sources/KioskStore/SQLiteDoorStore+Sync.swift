@@ -45,8 +45,7 @@ extension SQLiteDoorStore {
                 return nonce
             }
             var generator = SystemRandomNumberGenerator()
-            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-            let nonce = String((0..<32).map { _ in alphabet[Int(generator.next() % 32)] })
+            let nonce = Base32.encode((0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) })
             try db.execute(
                 sql: "INSERT INTO sync_enrolment_attempt (id, nonce, started_at) VALUES (1, ?, ?)",
                 arguments: [nonce, now.storeMilliseconds])

@@ -32,7 +32,7 @@ public enum ServerAddress {
 
     static func refusal(_ text: String, _ problem: String) -> SyncError {
         SyncError(
-            kind: .notEnrolled, operation: "checking the server address \(text)", message: "it \(problem)",
+            kind: .badAddress, operation: "checking the server address \(text)", message: "it \(problem)",
             advice: "set 'server' in kiosk.conf (or --server) to the server's https:// address")
     }
 }

@@ -13,6 +13,8 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case badAnswer
         /// The kiosk is not enrolled, or kiosk.conf names no server.
         case notEnrolled
+        /// The server's address is not one the kiosk talks to (not a URL, or plain HTTP to another machine).
+        case badAddress
         /// The event requires a newer kiosk (HTTP 426): the door stops admitting, the queue still goes up.
         case updateRequired
     }
@@ -37,7 +39,7 @@ public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         switch kind {
         case .unreachable: true
         case .server(let status, _): status >= 500 || status == 429
-        case .tls, .unauthorized, .badAnswer, .notEnrolled, .updateRequired: false
+        case .tls, .unauthorized, .badAnswer, .notEnrolled, .badAddress, .updateRequired: false
         }
     }
 

@@ -50,7 +50,9 @@ struct EnrolmentRetryLiveTests {
 
     @Test("plain HTTP to another machine is refused; to loopback it is allowed")
     func plainHTTPOnlyOnLoopback() throws {
-        #expect(throws: SyncError.self) { try ServerAddress.check("http://checkin.example:8080") }
+        let refused = #expect(throws: SyncError.self) { try ServerAddress.check("http://checkin.example:8080") }
+        #expect(refused?.kind == .badAddress)
+        #expect(refused?.description.contains("https://") == true, "says what to use instead")
         #expect(throws: SyncError.self) { try ServerAddress.check("http://10.0.0.5") }
         #expect(throws: SyncError.self) { try ServerAddress.check("ftp://127.0.0.1") }
         try ServerAddress.check("http://127.0.0.1:8080")
