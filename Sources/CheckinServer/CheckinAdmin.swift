@@ -159,26 +159,41 @@ public struct CheckinAdmin: Sendable {
             }
             lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
         }
-        // The double-entry report: the superseded scan's line, with the check-in, the gap and the guest's name.
-        let byKey = Dictionary(records.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        for entry in try await repository.doubleEntries(event: event) {
-            guard let record = byKey[entry.otherKey] else { continue }
-            var line = ExportLine(record)
-            line.flag(outside: known)
-            line.record = "double_entry"
-            line.guestName = entry.guestName
-            line.checkInDoor = entry.checkInDoor
-            line.checkInAt = entry.checkInAt
-            line.gapSeconds = entry.gapSeconds
-            lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
-        }
-        return lines
+        return lines + (try await doubleEntryLines(known, records: records))
     }
 
     /// The event's double entries (a guest admitted at two doors while they were offline), by time.
     public func doubleEntries(event: EventID) async throws -> [DoubleEntry] {
         _ = try await existingEvent(event)
         return try await repository.doubleEntries(event: event)
+    }
+
+    /// The double-entry report as the export's `double_entry` JSON lines (`checkin-server double-entries
+    /// --json`).
+    public func doubleEntryLines(event: EventID) async throws -> [String] {
+        try await doubleEntryLines(try await existingEvent(event), records: nil)
+    }
+
+    /// Each double entry as the superseded scan's export line, with the check-in, the gap and the guest's name.
+    /// `records`: the event's check-in events, when the caller has read them already.
+    private func doubleEntryLines(_ event: Event, records: [CheckInEvent]?) async throws -> [String] {
+        let entries = try await repository.doubleEntries(event: event.id)
+        guard !entries.isEmpty else { return [] }
+        var events = records ?? []
+        if records == nil { events = try await repository.checkInEvents(event: event.id) }
+        let byKey = Dictionary(events.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let encoder = APICoding.encoder()
+        return try entries.compactMap { entry in
+            guard let record = byKey[entry.otherKey] else { return nil }
+            var line = ExportLine(record)
+            line.flag(outside: event)
+            line.record = "double_entry"
+            line.guestName = entry.guestName
+            line.checkInDoor = entry.checkInDoor
+            line.checkInAt = entry.checkInAt
+            line.gapSeconds = entry.gapSeconds
+            return String(decoding: try encoder.encode(line), as: UTF8.self)
+        }
     }
 
     /// The tenant's devices with their last reports.

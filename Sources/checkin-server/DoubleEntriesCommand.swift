@@ -23,8 +23,7 @@ struct DoubleEntries: AsyncParsableCommand {
 
     func run() async throws {
         if json {
-            let lines = try await withAdmin(options) { try await $0.exportLines(event: EventID(event)) }
-            let entries = lines.filter { $0.contains("\"record\":\"double_entry\"") }
+            let entries = try await withAdmin(options) { try await $0.doubleEntryLines(event: EventID(event)) }
             for line in entries { print(line) }
             note("\(entries.count) double \(entries.count == 1 ? "entry" : "entries")")
             return

@@ -131,6 +131,16 @@ struct CommandLineTests {
         #expect(objects[5]["door"] as? String == "South")
         #expect(objects[5]["checkInDoor"] as? String == "North")
         #expect(objects[5]["gapSeconds"] as? Double == 60)
+
+        // The report alone: a line per double entry, tab-separated; with --json the export's record.
+        let report = try Self.run(["double-entries", "--database", path, "--event", "\(event.id)"], in: folder)
+        let fields = report.out.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        #expect(fields.count == 1 && fields.first?.count == 7, "\(report.out)")
+        #expect(fields.first.map { [String($0[2]), String($0[4]), String($0[6])] } == ["North", "South", "60"])
+        let json = try Self.run(["double-entries", "--database", path, "--event", "\(event.id)", "--json"], in: folder)
+        #expect(json.out.split(separator: "\n").map(String.init) == [lines[5]], "\(json.out)")
         #expect(objects[0]["correctedAt"] as? String == "2026-12-01T17:00:00.000Z")
     }
 }
