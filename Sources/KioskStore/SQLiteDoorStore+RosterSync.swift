@@ -145,6 +145,10 @@ extension SQLiteDoorStore {
                 } else if held.checkedIn.remove(key) != nil {
                     try db.cachedStatement(sql: "DELETE FROM check_ins WHERE event = ? AND guest_id = ?")
                         .execute(arguments: arguments)
+                    // No check-in on the server: no admit of this door's is superseded by one any more.
+                    try db.cachedStatement(sql: "DELETE FROM sync_superseded WHERE event = ? AND guest_id = ?")
+                        .execute(arguments: arguments)
+                    held.ownScans[key] = nil
                 }
             }
             try words.insert(db)

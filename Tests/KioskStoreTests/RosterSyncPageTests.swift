@@ -90,4 +90,57 @@ struct RosterSyncPageTests {
         #expect(try store.guestCount(event: Fixture.event) == 1_200)
         #expect(try names(store, "1199") == ["Guest Number 1199"])
     }
+
+    /// A door's own admit, answered, then another door's earlier scan becomes the check-in on the server: the
+    /// delta makes it a double entry here (listed, and shown when the guest is looked up). When the other
+    /// scan is reverted and this door's is the check-in again, or when the server has no check-in left, it is
+    /// no double entry any more. The order of these pages is whatever the server's changes were.
+    @Test("a delta settles this door's admit against the server's check-in", arguments: StoreKind.allCases)
+    func doubleEntryFromADelta(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        try store.upsertGuests(Fixture.roster)
+        try store.saveEnrolment(
+            SyncEnrolment(
+                serverURL: "https://checkin.test", deviceID: "dev_here", token: "kt_x", tenant: Fixture.tenant,
+                queueEpoch: "e1", caFile: nil, enrolledAt: Fixture.time(0)))
+        let mine = Fixture.checkIn(Fixture.anna, at: 30)
+        _ = try store.record(checkIn: mine, attempt: Fixture.attempt(for: mine))
+        let sequence = try #require(try store.nextSyncBatch().first?.sequence)
+        try store.applySyncAnswers([SyncAnswer(sequence: sequence, outcome: .confirmed)], at: Fixture.time(31))
+        let north = CheckIn(
+            guest: Fixture.anna.guest, event: Fixture.event, door: "North", at: Fixture.time(5), arrived: 1,
+            source: .camera)
+        let ownAgain = CheckIn(
+            guest: Fixture.anna.guest, event: Fixture.event, door: mine.door, at: mine.at, arrived: mine.arrived,
+            source: .camera)
+        func page(_ version: Int64, _ checkIn: CheckIn?, _ scan: ServerScan?) throws {
+            try store.applyRosterPage(
+                [RosterUpdate(guest: Fixture.anna, version: version, checkIn: checkIn, checkInScan: scan)],
+                state: Self.state, at: Fixture.time(40 + Int(version)))
+        }
+        let lookUp = { try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event) }
+
+        try page(2, north, ServerScan(deviceId: "dev_north", sequence: 9))
+        #expect(try lookUp() == .doubleEntry(Fixture.anna, north))
+        let superseded = try store.supersededScans()
+        #expect(superseded.map(\.sequence) == [sequence])
+        #expect(superseded.first?.winningDoor == "North" && superseded.first?.checkIn.door == mine.door)
+        // The same row again changes nothing.
+        try page(3, north, ServerScan(deviceId: "dev_north", sequence: 9))
+        #expect(try store.supersededScans().count == 1)
+
+        // North's scan reverted on the server: this door's admit is the check-in again, and this door's to undo.
+        try page(4, ownAgain, ServerScan(deviceId: "dev_here", sequence: sequence))
+        #expect(try lookUp() == .checkedIn(Fixture.anna, ownAgain))
+        #expect(try store.supersededScans().isEmpty)
+        #expect(try store.recentCheckIns(event: Fixture.event, door: mine.door, limit: 5).count == 1)
+
+        // Displaced again, then every admit reverted on the server: no check-in, no double entry.
+        try page(5, north, ServerScan(deviceId: "dev_north", sequence: 9))
+        #expect(try store.supersededScans().count == 1)
+        try page(6, nil, nil)
+        #expect(try lookUp() == .admissible(Fixture.anna))
+        #expect(try store.supersededScans().isEmpty)
+    }
 }
