@@ -35,8 +35,16 @@ struct DoubleEntries: AsyncParsableCommand {
                     entry.guest.text, entry.guestName, entry.checkInDoor, APITime.text(entry.checkInAt),
                     entry.otherDoor,
                     APITime.text(entry.otherAt), String(format: "%.0f", entry.gapSeconds),
-                ].joined(separator: "\t"))
+                ].map(Self.field).joined(separator: "\t"))
         }
         note("\(entries.count) double \(entries.count == 1 ? "entry" : "entries") at event \(event)")
+    }
+
+    /// A field of the tab-separated output: a tab or line break inside a name or a door becomes a space, so
+    /// each entry stays one line of seven fields.
+    static func field(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(text.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : $0 })
+        )
     }
 }

@@ -93,6 +93,32 @@ struct CommandLineTests {
         #expect(missing.status != 0 && missing.err.contains("event 7 does not exist"), "\(missing.err)")
     }
 
+    /// A name with a tab and a line break (a quoted CSV field may hold both) stays inside its one line of seven
+    /// tab-separated fields; accents are kept.
+    @Test func doubleEntriesKeepOneLinePerEntryWhateverTheName() async throws {
+        let folder = RepositoryFactory.temporaryFolder()
+        let path = folder + "/server.db"
+        let h = try await Harness(RepositoryFactory(name: "file") { try RepositoryFactory.sqlite(path: path) })
+        let (_, event, _) = try await h.event(guests: 0)
+        let guest = try await h.repository.addGuests(
+            [NewGuest(name: "Ana\tMaría\nNúñez")], event: event.id, at: h.clock.now())[0]
+        let north = try await h.enrolDirectly(event: event, door: "North")
+        let south = try await h.enrolDirectly(event: event, door: "South")
+        let t = h.clock.now()
+        for (device, at) in [(north, t.addingTimeInterval(9)), (south, t)] {
+            let scan = Scan(
+                key: ScanKey(deviceId: device.id, epoch: device.queueEpoch, sequence: 1), guest: guest.id,
+                kind: .checkIn, deviceTime: at, clockOffsetMs: 0, arrived: 1, door: device.door, source: "camera")
+            _ = try await h.repository.apply(scan, event: event.id, device: device, receivedAt: t)
+        }
+        let report = try Self.run(["double-entries", "--database", path, "--event", "\(event.id)"], in: folder)
+        #expect(report.status == 0, "\(report.err)")
+        let lines = report.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 1, "\(report.out)")
+        let fields = lines.first?.split(separator: "\t", omittingEmptySubsequences: false) ?? []
+        #expect(fields.count == 7 && fields[1] == "Ana María Núñez", "\(fields)")
+    }
+
     @Test func exportPrintsCheckInsAndCheckInEventsAsJSONLines() async throws {
         let folder = RepositoryFactory.temporaryFolder()
         let path = folder + "/server.db"
