@@ -37,22 +37,7 @@ final class ChaosProxy: @unchecked Sendable {
 
     init(seed: UInt64) throws {
         generator = SplitMix64(seed: seed)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            close(fd)
-            throw error
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackTCP.listen()
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "chaos-proxy-accept"
         thread.start()
@@ -93,14 +78,6 @@ final class ChaosProxy: @unchecked Sendable {
 
     deinit { stop() }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
     /// What happens to one connection: where it goes, and where it is cut (bytes forwarded client to server, or
     /// server to client, before the cut).
     private struct Plan {
@@ -139,7 +116,7 @@ final class ChaosProxy: @unchecked Sendable {
                 }
                 return plan
             }
-            guard let plan, let server = plan.servers.lazy.compactMap(Self.connect(port:)).first else {
+            guard let plan, let server = plan.servers.lazy.compactMap(LoopbackTCP.connect(port:)).first else {
                 if plan != nil { lock.withLock { counted.refused += 1 } }
                 close(client)
                 continue
@@ -162,22 +139,6 @@ final class ChaosProxy: @unchecked Sendable {
             Thread { connection.pump(from: client, to: server, budget: plan.cutFromClient) }.start()
             Thread { connection.pump(from: server, to: client, budget: plan.cutFromServer) }.start()
         }
-    }
-
-    private static func connect(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = loopback(port: UInt16(port))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else {
-            close(fd)
-            return nil
-        }
-        return fd
     }
 
     fileprivate func countCut() { lock.withLock { counted.cut += 1 } }
@@ -221,7 +182,7 @@ private final class Connection: @unchecked Sendable {
                     remaining = left - n
                 }
             }
-            guard send(buffer[0..<count], to: to) else { break }
+            guard LoopbackTCP.send(buffer[0..<count], to: to) else { break }
             if cut {
                 proxy.countCut()
                 break reading
@@ -234,20 +195,5 @@ private final class Connection: @unchecked Sendable {
             return pumpsDone == 2
         }
         if last { proxy.closed([client, server]) }
-    }
-
-    /// Writes all of `bytes`; false if the peer is gone.
-    private func send(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return true }
-            var sent = 0
-            while sent < raw.count {
-                let n = Glibc.send(fd, base + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                sent += n
-            }
-            return true
-        }
     }
 }

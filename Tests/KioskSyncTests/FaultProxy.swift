@@ -64,24 +64,7 @@ final class FaultProxy: @unchecked Sendable {
     init(serverPort: Int, plan: FaultPlan) throws {
         self.serverPort = serverPort
         self.plan = plan
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 128) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            close(fd)
-            throw error
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackTCP.listen()
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -102,14 +85,6 @@ final class FaultProxy: @unchecked Sendable {
         lock.withLock { for fd in live { shutdown(fd, Int32(SHUT_RDWR)) } }
     }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
     private func acceptLoop() {
         defer { acceptLoopDone.signal() }
         var number: UInt64 = 0
@@ -120,7 +95,7 @@ final class FaultProxy: @unchecked Sendable {
                 return
             }
             number += 1
-            guard let server = connectToServer() else {
+            guard let server = LoopbackTCP.connect(port: serverPort) else {
                 close(client)
                 continue
             }
@@ -143,22 +118,6 @@ final class FaultProxy: @unchecked Sendable {
             Thread { connection.pump(fromClient: true) }.start()
             Thread { connection.pump(fromClient: false) }.start()
         }
-    }
-
-    private func connectToServer() -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = Self.loopback(port: UInt16(serverPort))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else {
-            close(fd)
-            return nil
-        }
-        return fd
     }
 
     fileprivate func update(_ change: (inout FaultCounts) -> Void) { lock.withLock { change(&counted) } }
@@ -222,9 +181,9 @@ private final class ProxiedConnection: @unchecked Sendable {
                 }
                 switch step.action {
                 case .forward:
-                    guard send(bytes[piece.range], to: to) else { break reading }
+                    guard LoopbackTCP.send(bytes[piece.range], to: to) else { break reading }
                 case .cutAfter(let kept):
-                    _ = send(bytes[piece.range.prefix(kept)], to: to)
+                    _ = LoopbackTCP.send(bytes[piece.range.prefix(kept)], to: to)
                     count(step.fired, exchanges: 0)
                     break reading
                 }
@@ -281,20 +240,6 @@ private final class ProxiedConnection: @unchecked Sendable {
             case .responseCut: $0.responsesCut += 1
             case nil: break
             }
-        }
-    }
-
-    /// Writes all of `bytes`; false if the peer is gone.
-    private func send(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var sent = 0
-            while sent < raw.count {
-                let n = Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                sent += n
-            }
-            return true
         }
     }
 }
