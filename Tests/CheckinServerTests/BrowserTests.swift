@@ -226,6 +226,34 @@ struct BrowserTests {
         #expect(try await server.repository.offlineAlerts(event: event.id).webhookSecret == secret)
         try await Self.screenshots(page, "devices")
 
+        // A double entry of a guest whose name is 200 characters without a space: the report lists both doors,
+        // and the page fits a 360 px phone without scrolling sideways.
+        let long = try await server.repository.addGuests(
+            [NewGuest(name: String(repeating: "Wolfeschlegelsteinhausen", count: 9).prefix(200).description)],
+            event: event.id, at: start)[0]
+        try await Self.withKioskAPI(server) { client in
+            for (door, minutes) in [("North", 3.0), ("South", 1.0)] {
+                let kiosk = kiosks[door]!
+                let item = CheckInItem(
+                    key: ItemKey(deviceId: kiosk.enrolment.deviceId, epoch: kiosk.enrolment.queueEpoch, sequence: 100),
+                    guestId: long.id.text, kind: .checkIn, scannedAt: start.addingTimeInterval(-minutes * 60),
+                    clockOffsetMs: 0, arrived: 1, door: door, source: "camera")
+                try await client.execute(
+                    uri: "/v1/events/\(event.id.rawValue)/check-ins", method: .post, headers: kiosk.headers,
+                    body: ByteBuffer(bytes: try APICoding.encoder().encode(CheckInBatch(items: [item])))
+                ) { response in #expect(response.status == .ok) }
+            }
+        }
+        try await page.navigate(to: server.url + "/events/\(event.id.rawValue)/double-entries")
+        #expect(
+            try await page.evaluate("document.querySelector('#double-entry-count').textContent") == "1 double entry.")
+        let row = try await page.evaluate("document.querySelector('#double-entries tbody tr').innerText") ?? ""
+        #expect(row.contains("South") && row.contains("North") && row.contains("2 min 0 s"), "\(row)")
+        try await page.setViewport(width: 360, height: 740, mobile: true, deviceScaleFactor: 2)
+        let overflow = try await page.evaluate("String(document.documentElement.scrollWidth)") ?? ""
+        #expect(Int(overflow).map { $0 <= 360 } == true, "the page is \(overflow) px wide at 360 px")
+        try await Self.screenshots(page, "double-entries")
+
         // Another tenant's event answers like one that does not exist.
         try await page.navigate(to: server.url + "/events/\(otherEvent.id.rawValue)/monitor")
         #expect(page.status == 404)

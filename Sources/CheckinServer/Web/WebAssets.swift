@@ -40,7 +40,8 @@ enum WebAssets {
         .alerts, .alert { background: var(--warn-bg); color: var(--warn); border-radius: 8px; padding: .5rem 1rem; margin: 1rem 0; }
         .chart { width: 100%; height: auto; }
         table.list { width: 100%; border-collapse: collapse; background: var(--paper); }
-        .list th, .list td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
+        .list th, .list td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line);
+          overflow-wrap: anywhere; }
         tr.alerted { background: var(--warn-bg); }
         .notice { color: var(--ok); background: var(--ok-bg); padding: .5rem; border-radius: 4px; }
         .columns { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: 1rem; }
