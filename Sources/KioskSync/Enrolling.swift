@@ -31,10 +31,13 @@ public enum Enrolling {
                     serverURL: serverURL, token: nil, caFile: caFile, clock: clock
                 ) { client in try await client.redeem(request) }
                 break
-            } catch let error as SyncError where error.isTransient {
+            } catch var error as SyncError where error.isTransient {
                 failures += 1
                 let wait = backoff.delay(afterFailures: failures)
                 let spent = clock.now().timeIntervalSince(started)
+                error.advice =
+                    "run the same kioskctl enroll again once the server can be reached: this kiosk keeps its "
+                    + "attempt, so the same code still enrols it while the code is valid (24 h from when it was made)"
                 guard Duration.seconds(spent) + wait <= retryFor else { throw error }
                 attempted(error, wait)
                 try await clock.sleep(for: wait)

@@ -85,7 +85,9 @@ struct Enroll: AsyncParsableCommand {
             retryFor: .seconds(retryFor)
         ) { error, wait in
             FileHandle.standardError.write(
-                Data("\(error); trying again in \(wait.components.seconds) s with the same code\n".utf8))
+                Data(
+                    "\(error.operation): \(error.message); trying again in \(wait.components.seconds) s with the same code\n"
+                        .utf8))
         }
         print(enrolment.deviceID)
         FileHandle.standardError.write(

@@ -28,6 +28,9 @@ struct EnrolmentRetryLiveTests {
         ])
         #expect(lost.status != 0)
         #expect(lost.err.contains("trying again"), "\(lost.err)")
+        // What to do when it gives up: the same command again, not a new code.
+        #expect(lost.err.contains("run the same kioskctl enroll again"), "\(lost.err)")
+        #expect(!lost.err.contains("the queue stays"), "\(lost.err)")
         #expect(proxy.counts.responsesDropped >= 2, "\(proxy.counts)")
 
         // The code is spent on the server; this kiosk's nonce still gets its device.
