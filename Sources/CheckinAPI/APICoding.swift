@@ -39,10 +39,13 @@ public enum APITime {
             .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
+    /// The time `text` names, to the millisecond the API carries: a finer fraction ("18:00:00.0005Z") is
+    /// rounded to its nearest millisecond, so a time read and written again reads back the same.
     public static func date(_ text: String) -> Date? {
-        if let d = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
-            return d
-        }
-        return try? Date(text, strategy: .iso8601)
+        let parsed =
+            (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: .iso8601))
+        guard let parsed else { return nil }
+        return Date(timeIntervalSince1970: (parsed.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }

@@ -155,7 +155,7 @@ extension PostgresCheckinRepository {
                 total = Int(try counted[0].makeRandomAccess()["n"].decode(Int64.self))
             }
             let next =
-                try rows.count > limit
+                rows.count > limit
                 ? RosterCursor.downloadPage(changeCursor, after: try pageRows.last!["id"].decode(String.self)) : nil
             return RosterSlice(
                 guests: try pageRows.map(Self.guest), nextPage: next,

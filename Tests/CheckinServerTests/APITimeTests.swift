@@ -24,4 +24,16 @@ struct APITimeTests {
         #expect(APITime.text(time) == "2026-11-23T11:03:15.124Z")
         #expect(APITime.text(Date(timeIntervalSince1970: 1_795_431_795.999_7)) == "2026-11-23T11:03:16.000Z")
     }
+
+    @Test("a time read with a finer fraction than milliseconds is the same time when written and read again")
+    func finerFractionReadsBackTheSame() throws {
+        // The roster page fuzzer's find: "…00.0005Z" read as 0.5 ms, written as ".001Z", read as 1 ms.
+        for text in ["2026-12-01T18:00:00.0005Z", "2026-12-01T18:00:00.1234567Z", "2026-12-01T18:00:00.9996Z"] {
+            let read = try #require(APITime.date(text))
+            let again = try #require(APITime.date(APITime.text(read)))
+            #expect(again == read, "\(text)")
+        }
+        #expect(APITime.date("2026-12-01T18:00:00.0005Z") == APITime.date("2026-12-01T18:00:00.001Z"))
+        #expect(APITime.date("2026-12-01T18:00:00.9996Z") == APITime.date("2026-12-01T18:00:01Z"))
+    }
 }
