@@ -66,7 +66,11 @@ let package = Package(
         // RFC 4180 CSV with encoding checks, and the roster's columns: the kiosk's roster import (and the fuzzer).
         .target(name: "KioskCSV", dependencies: ["KioskCore"]),
         .target(
-            name: "KioskStore", dependencies: ["KioskCore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift")]),
+            name: "KioskStore",
+            dependencies: [
+                "KioskCore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CV4L2"]),
         .target(

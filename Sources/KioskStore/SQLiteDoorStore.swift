@@ -19,6 +19,8 @@ public final class SQLiteDoorStore: DoorStore {
     public let path: String
 
     let database: any DatabaseWriter
+    /// The door's lookups on a file's database (nil in memory).
+    private(set) var lookupConnection: LookupConnection?
     /// Audit rows waiting for the write lock, oldest first.
     var auditBacklog = AuditBacklog()
 
@@ -34,13 +36,18 @@ public final class SQLiteDoorStore: DoorStore {
     init(path: String, mode: OpenMode, busyTimeout: Duration, migrations: [Migration]) throws {
         self.path = path
         database = try Self.openDatabase(path: path, mode: mode, busyTimeout: busyTimeout)
+        lookupConnection = nil
         try migrate(migrations)
+        if path != Self.inMemory {
+            lookupConnection = try LookupConnection(path: path, busyTimeout: busyTimeout)
+        }
     }
 
     /// A store over a database opened elsewhere (tests make old databases this way).
     init(database: any DatabaseWriter, path: String, migrations: [Migration] = Migrations.all) throws {
         self.path = path
         self.database = database
+        lookupConnection = nil
         try migrate(migrations)
     }
 
@@ -54,65 +61,15 @@ public final class SQLiteDoorStore: DoorStore {
         try run("bringing the schema up to date") { try KioskMigrator(migrations: migrations).migrate(database) }
     }
 
-    /// Looks a guest up with one cached statement: a tombstone or a cancelled status gives `.cancelled`, then an
-    /// earlier check-in gives `.checkedIn` (`.doubleEntry` when another door's admit of the guest won on the
-    /// server), then a roster row gives `.admissible`.
-    ///
-    /// The door's hot path, so it costs one statement and nothing around it: no transaction (one SELECT reads
-    /// one consistent snapshot by itself; `read`'s BEGIN and COMMIT were two more statements), arguments bound
-    /// by position and columns read by index, in place (a column looked up by name is a case-insensitive search
-    /// of the row's names, for each of 12 columns).
+    /// Looks a guest up (`LookupConnection`): on a file through the lookup connection, in memory on GRDB's.
     public func lookUp(guest: GuestID, event: EventID) throws -> RosterLookup {
-        try run("guest lookup") {
+        if let lookupConnection { return try lookupConnection.lookUp(guest: guest, event: event) }
+        return try run("guest lookup") {
             try database.unsafeRead { db in
-                let statement = try db.cachedStatement(sql: Self.lookupSQL)
-                // The cursor's row reads the statement's columns in place, without copying them into a Row.
-                let rows = try Row.fetchCursor(statement, arguments: [Int64(event.rawValue), guest.text])
-                guard let row = try rows.next() else { return .notFound }
-                return try Self.lookup(row, guest: guest, event: event)
+                guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE) }
+                return try LookupConnection(borrowing: connection, path: path).lookUp(guest: guest, event: event)
             }
         }
-    }
-
-    /// The columns `lookup(_:guest:event:)` reads, by index.
-    private static let lookupSQL = """
-        SELECT r.tenant, r.name, r.email, r.party_size, r.status, r.notes,
-            EXISTS (SELECT 1 FROM tombstones AS t WHERE t.event = k.event AND t.guest_id = k.guest_id),
-            c.door, c.at, c.arrived, c.source,
-            EXISTS (SELECT 1 FROM sync_superseded AS s WHERE s.event = k.event AND s.guest_id = k.guest_id)
-        FROM (SELECT ?1 AS event, ?2 AS guest_id) AS k
-        LEFT JOIN roster AS r ON r.event = k.event AND r.guest_id = k.guest_id
-        LEFT JOIN check_ins AS c ON c.event = k.event AND c.guest_id = k.guest_id
-        """
-
-    private static func lookup(_ row: Row, guest: GuestID, event: EventID) throws -> RosterLookup {
-        var rosterGuest: RosterGuest?
-        if let tenant = try row.decode(Int64?.self, atIndex: 0) {
-            let statusText = try row.decode(String.self, atIndex: 4)
-            guard let status = RosterGuest.Status(rawValue: statusText) else {
-                throw row.corrupt("status '\(statusText)' is not active or cancelled")
-            }
-            rosterGuest = RosterGuest(
-                guest: guest, tenant: TenantID(UInt32(truncatingIfNeeded: tenant)), event: event,
-                name: try row.decode(String.self, atIndex: 1), email: try row.decode(String.self, atIndex: 2),
-                partySize: try row.decode(Int.self, atIndex: 3), status: status,
-                notes: try row.decode(String.self, atIndex: 5))
-        }
-        if try row.decode(Bool.self, atIndex: 6) || rosterGuest?.status == .cancelled {
-            return .cancelled(rosterGuest)
-        }
-        guard let rosterGuest else { return .notFound }
-        guard let door = try row.decode(String?.self, atIndex: 7) else { return .admissible(rosterGuest) }
-        let sourceText = try row.decode(String.self, atIndex: 10)
-        guard let source = ScanSource(rawValue: sourceText) else {
-            throw row.corrupt("source '\(sourceText)' is not camera or manual")
-        }
-        let checkIn = CheckIn(
-            guest: guest, event: event, door: door,
-            at: Date(storeMilliseconds: try row.decode(Int64.self, atIndex: 8)),
-            arrived: try row.decode(Int.self, atIndex: 9), source: source)
-        if try row.decode(Bool.self, atIndex: 11) { return .doubleEntry(rosterGuest, checkIn) }
-        return .checkedIn(rosterGuest, checkIn)
     }
 
     /// Writes the check-in, its sync-queue row and the audit row in one transaction. If the guest already has

@@ -1,3 +1,4 @@
+import GRDB
 import KioskCore
 import Testing
 
@@ -82,5 +83,51 @@ struct LookupTests {
         try store.upsertGuests([Fixture.anna])  // a stale roster still says active
 
         #expect(try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .cancelled(Fixture.anna))
+    }
+
+    @Test("a lookup on a file sees at once what another store on the file (kioskctl, a second process) committed")
+    func seesAnotherConnectionsCommits() throws {
+        let db = try TestDatabase(.file)
+        let door = try db.open()
+        try door.upsertGuests(Fixture.roster)
+        #expect(try door.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .admissible(Fixture.anna))
+
+        let operatorTool = try db.open()
+        let checkIn = Fixture.checkIn(Fixture.anna, at: 10, source: .manual)
+        #expect(try operatorTool.record(checkIn: checkIn, attempt: Fixture.attempt(for: checkIn)) == .recorded)
+        try operatorTool.cancelGuest(Fixture.bob.guest, event: Fixture.event, at: Fixture.time(5), reason: "refunded")
+        var bob = Fixture.bob
+        bob.status = .cancelled
+
+        #expect(try door.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .checkedIn(Fixture.anna, checkIn))
+        #expect(try door.lookUp(guest: Fixture.bob.guest, event: Fixture.event) == .cancelled(bob))
+    }
+
+    @Test("a lookup on a file answers while another process holds the write lock (WAL readers never wait)")
+    func answersWhileTheWriteLockIsHeld() throws {
+        let db = try TestDatabase(.file)
+        let door = try db.open(busyTimeout: .milliseconds(100))
+        try door.upsertGuests(Fixture.roster)
+        let holder = try LockHolder(path: db.path)
+        defer { try? holder.release() }
+
+        #expect(try door.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .admissible(Fixture.anna))
+    }
+
+    @Test("a status the store never writes is reported as corruption of the lookup", arguments: StoreKind.allCases)
+    func corruptStatus(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        try store.upsertGuests([Fixture.anna])
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE roster SET status = 'maybe'")
+            try db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
+        }
+        let error = storeError { _ = try store.lookUp(guest: Fixture.anna.guest, event: Fixture.event) }
+        #expect(error?.kind == .corrupt)
+        #expect(error?.path == store.path)
+        #expect(error?.operation == "guest lookup")
+        #expect(error?.description.contains("status 'maybe' is not active or cancelled") == true)
     }
 }
