@@ -83,3 +83,29 @@ final class TimedRosterSource: RosterSource, @unchecked Sendable {
         return answer
     }
 }
+
+/// A roster source that answers with pages recorded from the server, keyed by the page asked for: the kiosk's
+/// apply measured without the server and HTTP.
+final class RecordedRosterSource: RosterSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var pages: [String: CheckinClient.Exchange<RosterPage>] = [:]
+
+    func record(_ exchange: CheckinClient.Exchange<RosterPage>, page: String?) {
+        lock.withLock { pages[page ?? ""] = exchange }
+    }
+
+    func rosterPage(event: UInt32, page: String?, changesSince: String?) async throws(SyncError)
+        -> CheckinClient.Exchange<RosterPage>
+    {
+        guard var exchange = lock.withLock({ pages[page ?? ""] }) else {
+            fatalError("the bench asked for a page it did not record: \(page ?? "the first")")
+        }
+        if let changesSince {
+            // The delta after the download: nothing changed since.
+            exchange.answer = RosterPage(
+                guests: [], nextPage: nil, complete: true, changeCursor: changesSince, total: nil,
+                serverTime: exchange.answer.serverTime)
+        }
+        return exchange
+    }
+}
