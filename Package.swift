@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "KioskStore",
             dependencies: [
-                "KioskCore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift"),
+                "KioskCore", "KioskCSV", "KioskCrypto", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
@@ -213,7 +213,8 @@ let package = Package(
         .testTarget(
             name: "KioskRuntimeTests",
             dependencies: [
-                "KioskRuntime", "KioskDisplay", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                "KioskRuntime", "KioskDisplay", "KioskTesting", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "KioskSyncTests",

@@ -99,6 +99,14 @@ extension KioskConfiguration {
             case "database":
                 guard !value.isEmpty else { throw fail("'database' needs a file path") }
                 c.database = value
+            case "database_key_credential":
+                guard !value.isEmpty, !value.contains("/") else {
+                    throw fail("'database_key_credential' needs a credential name (no '/')")
+                }
+                c.databaseKeyCredential = value
+            case "database_key_file":
+                guard !value.isEmpty else { throw fail("'database_key_file' needs a file path") }
+                c.databaseKeyFile = value
             case "mode":
                 guard let m = CheckInMode(rawValue: value.lowercased()) else {
                     throw fail("'mode' must be 'auto' or 'confirm', found '\(value)'")

@@ -29,6 +29,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var event = EventID(1)
     public var trustedKeys: [TrustedKey] = []
     public var database = "kiosk.db"
+    /// The systemd credential that holds the database key (`$CREDENTIALS_DIRECTORY/<name>`).
+    public var databaseKeyCredential = "kiosk-db-key"
+    /// A key file (32 bytes, mode 0600, outside the database's folder) for a machine without the credential.
+    public var databaseKeyFile: String?
     public var mode = CheckInMode.auto
     public var source = Source.replay(directory: "test-images")
     public var display = Display.auto

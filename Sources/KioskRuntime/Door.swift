@@ -22,7 +22,7 @@ public final class Door {
         let databasePath = c.resolve(c.database)
         do {
             if databaseMode == .createIfMissing { try Self.makeFolder(of: databasePath) }
-            store = try SQLiteDoorStore(path: databasePath, mode: databaseMode)
+            store = try SQLiteDoorStore(configuration: c, mode: databaseMode)
         } catch let error as StoreError where error.kind == .missing {
             throw .databaseMissing(path: databasePath, configurationFile: c.file)
         } catch let error as StoreError {

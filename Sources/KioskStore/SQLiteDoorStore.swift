@@ -19,8 +19,13 @@ public final class SQLiteDoorStore: DoorStore {
     public let path: String
 
     let database: any DatabaseWriter
+<<<<<<< HEAD
     /// The door's lookups on a file's database (nil in memory).
     private(set) var lookupConnection: LookupConnection?
+=======
+    /// The number the encrypting VFS knows this store's page key by (nil in memory).
+    let keyID: Int?
+>>>>>>> Kiosk database encrypted at rest (WIP): an SQLite VFS sealing every page of kiosk.db and its WAL with AES-256-GCM (PageCipher, 32 reserved bytes per page), DatabaseKey from a systemd credential or a 0600 key file outside the database's folder, plain databases encrypted in place on open, callers and tests given keys
     /// Audit rows waiting for the write lock, oldest first.
     var auditBacklog = AuditBacklog()
 
@@ -28,18 +33,33 @@ public final class SQLiteDoorStore: DoorStore {
     /// `mode` says whether a missing file is created (`kioskctl roster import`, `demo`) or refused (the
     /// kiosk: a typo in the path must not start an empty roster). `busyTimeout` is how long to wait for
     /// another process's lock before failing with `StoreError.Kind.busy`.
-    public convenience init(path: String, mode: OpenMode, busyTimeout: Duration = .seconds(2)) throws {
-        try self.init(path: path, mode: mode, busyTimeout: busyTimeout, migrations: Migrations.all)
+    ///
+    /// A file is encrypted at rest under `key` (see `EncryptingVFS`); without a key it is refused
+    /// (`.keyMissing`). A plain database, from a kiosk before encryption, is encrypted first, keeping every row.
+    public convenience init(
+        path: String, mode: OpenMode, key: DatabaseKey? = nil, busyTimeout: Duration = .seconds(2)
+    ) throws {
+        try self.init(path: path, mode: mode, key: key, busyTimeout: busyTimeout, migrations: Migrations.all)
     }
 
     /// Opens with only `migrations` applied.
-    init(path: String, mode: OpenMode, busyTimeout: Duration, migrations: [Migration]) throws {
+    init(path: String, mode: OpenMode, key: DatabaseKey?, busyTimeout: Duration, migrations: [Migration]) throws {
         self.path = path
+<<<<<<< HEAD
         database = try Self.openDatabase(path: path, mode: mode, busyTimeout: busyTimeout)
         lookupConnection = nil
         try migrate(migrations)
         if path != Self.inMemory {
             lookupConnection = try LookupConnection(path: path, busyTimeout: busyTimeout)
+=======
+        (database, keyID) = try Self.openDatabase(path: path, mode: mode, key: key, busyTimeout: busyTimeout)
+        do {
+            try migrate(migrations)
+            try checkpointIfNew()
+        } catch {
+            if let keyID { EncryptingVFS.forget(keyID) }
+            throw error
+>>>>>>> Kiosk database encrypted at rest (WIP): an SQLite VFS sealing every page of kiosk.db and its WAL with AES-256-GCM (PageCipher, 32 reserved bytes per page), DatabaseKey from a systemd credential or a 0600 key file outside the database's folder, plain databases encrypted in place on open, callers and tests given keys
         }
     }
 
@@ -47,14 +67,20 @@ public final class SQLiteDoorStore: DoorStore {
     init(database: any DatabaseWriter, path: String, migrations: [Migration] = Migrations.all) throws {
         self.path = path
         self.database = database
+<<<<<<< HEAD
         lookupConnection = nil
+=======
+        keyID = nil
+>>>>>>> Kiosk database encrypted at rest (WIP): an SQLite VFS sealing every page of kiosk.db and its WAL with AES-256-GCM (PageCipher, 32 reserved bytes per page), DatabaseKey from a systemd credential or a 0600 key file outside the database's folder, plain databases encrypted in place on open, callers and tests given keys
         try migrate(migrations)
     }
 
     /// A last try at the audit rows still waiting for a lock (at most one busy timeout).
     deinit {
-        guard !auditBacklog.rows.isEmpty else { return }
-        _ = try? write("writing waiting audit rows at close", durability: .normal) { _ in }
+        if !auditBacklog.rows.isEmpty {
+            _ = try? write("writing waiting audit rows at close", durability: .normal) { _ in }
+        }
+        if let keyID { EncryptingVFS.forget(keyID) }
     }
 
     private func migrate(_ migrations: [Migration]) throws {

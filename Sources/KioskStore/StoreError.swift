@@ -25,6 +25,13 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case constraint
         /// The database's migrations are not the ones this kiosk ships (written by a newer kiosk, or edited).
         case unknownSchema
+        /// No database key: no systemd credential and no `database_key_file` (or the file cannot be read).
+        case keyMissing
+        /// The key file is unsafe or not a key: readable by others, beside the database, not 32 bytes.
+        case keyRefused
+        /// The key does not open this database: it was encrypted under another key (or its first page is
+        /// damaged). Nothing was written.
+        case wrongKey
         /// Anything else.
         case other
     }
@@ -85,6 +92,16 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownSchema:
             return "\(path) has a schema this kiosk does not know (\(message)): upgrade the kiosk software, or "
                 + "point 'database' in kiosk.conf elsewhere"
+        case .keyMissing:
+            return "cannot open \(path): \(message): give the kiosk its key (see README, \"Database key\"): "
+                + "LoadCredentialEncrypted=kiosk-db-key:... in its systemd unit, or database_key_file in kiosk.conf "
+                + "(32 random bytes, mode 0600, outside the database's folder); the database was not touched"
+        case .keyRefused:
+            return "refusing the database key (\(operation)): \(message); the database was not touched"
+        case .wrongKey:
+            return "\(path) does not open with this key (\(message)): it was encrypted under another key; give the "
+                + "kiosk the key it was made with (credential kiosk-db-key or database_key_file). The file was not "
+                + "changed: do not delete it, it may hold check-ins not yet synced"
         case .other:
             return "database error on \(path) (\(detail))"
         }

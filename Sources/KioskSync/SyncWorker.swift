@@ -42,7 +42,7 @@ public struct SyncWorker: Service {
     }
 
     func loop() async throws {
-        let store = try SQLiteDoorStore(path: configuration.resolve(configuration.database), mode: .openExisting)
+        let store = try SQLiteDoorStore(configuration: configuration, mode: .openExisting)
         guard let enrolment = try store.enrolment() else {
             logger.error(
                 "kiosk.conf names server \(configuration.server ?? "-") but this kiosk is not enrolled; check-ins stay queued",

@@ -15,7 +15,7 @@ struct LookupBench: ParsableCommand {
         let folder = NSTemporaryDirectory() + "kiosk-bench-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .createIfMissing)
+        let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .createIfMissing, key: DatabaseKey.random())
         var rng = SplitMix64(seed: 3)
         let event = EventID(1)
         var roster: [RosterGuest] = []

@@ -17,7 +17,7 @@ final class BenchKiosk: @unchecked Sendable {
 
     /// Enrols a kiosk at `url` with a fresh code of `server`'s event, its store at `path`.
     init(path: String, server: BenchServer, url: String, event: EventID, door: String) async throws {
-        store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
+        store = try SQLiteDoorStore(path: path, mode: .createIfMissing, key: DatabaseKey.random())
         let code = try await server.admin.createEnrolmentCode(event: event).code
         enrolment = try await Enrolling.enroll(
             store: store, serverURL: url, code: code, door: door, event: event, caFile: nil)

@@ -98,6 +98,7 @@ struct Demo: ParsableCommand {
             event = \(fixture.event)
             trusted_key = \(fixture.keyID) keys/issuer-\(fixture.keyID).pub.pem
             database = kiosk.db
+            database_key_file = keys/kiosk-db.key
             mode = auto
             source = replay:images
             replay_fps = \(manifest.replayFPS)
@@ -107,7 +108,8 @@ struct Demo: ParsableCommand {
         try conf.write(toFile: dir + "/kiosk.conf", atomically: true, encoding: .utf8)
         let n: Int
         do {
-            let store = try SQLiteDoorStore(path: dir + "/kiosk.db", mode: .createIfMissing)
+            let settings = try KioskConfiguration.parse(conf, file: dir + "/kiosk.conf", baseDirectory: dir)
+            let store = try SQLiteDoorStore(configuration: settings, mode: .createIfMissing)
             let roster = try Data(contentsOf: URL(fileURLWithPath: dir + "/roster.csv"))
             n = try store.importRoster(csvBytes: [UInt8](roster), tenant: fixture.tenant, event: fixture.event)
         }

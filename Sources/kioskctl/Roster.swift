@@ -30,7 +30,7 @@ struct Roster: ParsableCommand {
             let path = settings.resolve(settings.database)
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
+            let store = try SQLiteDoorStore(configuration: settings, mode: .createIfMissing)
             do {
                 let n = try store.importRoster(csvBytes: [UInt8](data), tenant: settings.tenant, event: settings.event)
                 print(
@@ -55,7 +55,7 @@ struct Roster: ParsableCommand {
 
         func run() async throws {
             let settings = try ConfigurationFile.load(config)
-            let store = try SQLiteDoorStore(path: settings.resolve(settings.database), mode: .openExisting)
+            let store = try SQLiteDoorStore(configuration: settings, mode: .openExisting)
             let report = try await SyncOnce.refreshRoster(configuration: settings, store: store) { state in
                 if !state.complete || state.total != nil {
                     FileHandle.standardError.write(

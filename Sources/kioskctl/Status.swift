@@ -22,7 +22,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let settings = try ConfigurationFile.load(config)
-        let store = try SQLiteDoorStore(path: settings.resolve(settings.database), mode: .openExisting)
+        let store = try SQLiteDoorStore(configuration: settings, mode: .openExisting)
         print(
             "door \(settings.door), event \(settings.event): \(try store.guestCount(event: settings.event)) guests, "
                 + "\(try store.checkIns(event: settings.event).count) checked in, \(try store.pendingCount()) pending sync"

@@ -13,7 +13,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try ConfigurationFile.load(config)
-        let store = try SQLiteDoorStore(path: settings.resolve(settings.database), mode: .openExisting)
+        let store = try SQLiteDoorStore(configuration: settings, mode: .openExisting)
         let report = try await SyncOnce.run(configuration: settings, store: store)
         print(report.queue)
         if let roster = report.roster { print(roster) }

@@ -27,6 +27,8 @@ enum Fixtures {
     {
         var c = try ConfigurationFile.load(configPath)
         c.database = folder + "/kiosk.db"
+        c.databaseKeyFile = folder + "/" + TestDatabaseKey.relativePath
+        try TestDatabaseKey.write(to: folder + "/" + TestDatabaseKey.relativePath)
         c.mode = mode
         return c
     }

@@ -26,7 +26,8 @@ import Testing
 
     @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() throws {
         let folder = try Self.liveDoor()
-        let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting)
+        let store = try SQLiteDoorStore(
+            configuration: ConfigurationFile.load(folder + "/kiosk.conf"), mode: .openExisting)
         let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }
             .last!
 

@@ -13,7 +13,7 @@ struct OpenErrorTests {
         try String(repeating: "guest_id,name\nAEAQCAIBAEAQCAIB,Ann\n", count: 50).write(
             toFile: path, atomically: true,
             encoding: .utf8)
-        let error = storeError { _ = try SQLiteDoorStore(path: path, mode: .createIfMissing) }
+        let error = storeError { _ = try SQLiteDoorStore(path: path, mode: .createIfMissing, key: .random()) }
 
         #expect(error?.kind == .notADatabase)
         #expect(error?.primaryResultCode == 26)

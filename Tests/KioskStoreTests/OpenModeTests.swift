@@ -32,11 +32,12 @@ struct OpenModeTests {
     func createThenOpen() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("kiosk.db")
+        let key = DatabaseKey.random()
         do {
-            let store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
+            let store = try SQLiteDoorStore(path: path, mode: .createIfMissing, key: key)
             try store.upsertGuests(Fixture.roster)
         }
-        let store = try SQLiteDoorStore(path: path, mode: .openExisting)
+        let store = try SQLiteDoorStore(path: path, mode: .openExisting, key: key)
         #expect(try store.guestCount(event: Fixture.event) == Fixture.roster.count)
     }
 

@@ -32,6 +32,8 @@ final class TemporaryFolder {
 struct TestDatabase {
     let kind: StoreKind
     let folder: TemporaryFolder
+    /// The key its file is encrypted under.
+    let key = DatabaseKey.random()
 
     init(_ kind: StoreKind) throws {
         self.kind = kind
@@ -43,7 +45,7 @@ struct TestDatabase {
     func open(busyTimeout: Duration = .seconds(2), mode: SQLiteDoorStore.OpenMode = .createIfMissing) throws
         -> SQLiteDoorStore
     {
-        try SQLiteDoorStore(path: path, mode: mode, busyTimeout: busyTimeout)
+        try SQLiteDoorStore(path: path, mode: mode, key: key, busyTimeout: busyTimeout)
     }
 }
 

@@ -35,7 +35,7 @@ struct ClockSkewSyncTests {
         let conf = try KioskConfiguration.parse(
             String(contentsOfFile: north.folder + "/kiosk.conf", encoding: .utf8), file: "kiosk.conf",
             baseDirectory: north.folder)
-        let store = try SQLiteDoorStore(path: north.folder + "/kiosk.db", mode: .openExisting)
+        let store = try north.openStore()
         let roster = try EndToEndSyncTests.roster()
 
         // First window: one contact with the server (the kiosk learns its offset), then offline scans an hour

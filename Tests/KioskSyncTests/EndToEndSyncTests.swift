@@ -2,6 +2,7 @@ import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
+import TestSupport
 import Testing
 
 /// One line of `checkin-server export`.
@@ -29,12 +30,14 @@ struct LiveKioskFolder {
         self.door = door
         folder = LiveProcesses.temporaryFolder()
         try FileManager.default.copyItem(atPath: server.folder + "/ca.pem", toPath: folder + "/ca.pem")
+        try TestDatabaseKey.write(to: folder + "/" + TestDatabaseKey.relativePath)
         let conf = """
             door = \(door)
             tenant = 1
             event = 1
             trusted_key = 1 \(LiveProcesses.packageRoot)/test-images/keys/issuer-1.pub.pem
             database = kiosk.db
+            database_key_file = \(TestDatabaseKey.relativePath)
             server = \(serverURL ?? server.url)
             server_ca = ca.pem
             sync_interval = 1s
@@ -50,6 +53,13 @@ struct LiveKioskFolder {
         try #require(imported.status == 0, "\(imported.err)")
     }
 
+    /// The kiosk's database, opened under its key.
+    func openStore() throws -> SQLiteDoorStore {
+        try SQLiteDoorStore(
+            path: folder + "/kiosk.db", mode: .openExisting,
+            key: try DatabaseKey.load(file: folder + "/" + TestDatabaseKey.relativePath, databasePath: folder + "/kiosk.db"))
+    }
+
     func kioskctl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         try LiveProcesses.run("kioskctl", arguments + ["--config", "kiosk.conf"], in: folder)
     }
@@ -57,7 +67,7 @@ struct LiveKioskFolder {
     /// Scans made at the door while the server is away: the door's own write (check-in, queue row, audit
     /// row in one transaction), with the scans' own times.
     func scanOffline(_ guests: [GuestID], at times: [Date]) throws {
-        let store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting)
+        let store = try openStore()
         for (guest, at) in zip(guests, times) {
             let checkIn = CheckIn(guest: guest, event: EventID(1), door: door, at: at, arrived: 1, source: .camera)
             let attempt = ScanAttempt(
@@ -91,7 +101,7 @@ struct LiveKioskFolder {
     }
 
     func pending() throws -> Int {
-        try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting).pendingCount()
+        try openStore().pendingCount()
     }
 }
 

@@ -117,6 +117,7 @@ struct PassIssuanceLiveTests {
         // up to its camera (the e-mail's image printed and held up, as the camera sees it).
         let door = LiveProcesses.temporaryFolder()
         try FileManager.default.copyItem(atPath: server.folder + "/ca.pem", toPath: door + "/ca.pem")
+        try TestDatabaseKey.write(to: door + "/" + TestDatabaseKey.relativePath)
         let keys = try server.admin(["signing-keys", "--tenant", "1"])
         try """
         door = North
@@ -124,6 +125,7 @@ struct PassIssuanceLiveTests {
         event = 1
         \(keys)
         database = kiosk.db
+        \(TestDatabaseKey.configurationLine)
         server = \(server.url)
         server_ca = ca.pem
         display = text

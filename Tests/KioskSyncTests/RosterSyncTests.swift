@@ -95,7 +95,7 @@ struct RosterSyncTests {
     }
 
     static func store(_ kiosk: LiveKioskFolder) throws -> SQLiteDoorStore {
-        try SQLiteDoorStore(path: kiosk.folder + "/kiosk.db", mode: .openExisting)
+        try kiosk.openStore()
     }
 
     @Test(

@@ -27,7 +27,7 @@ struct UndoSyncTests {
         try north.runWithoutFrames()
         let roster = try EndToEndSyncTests.roster()
         let (guest, other) = (roster[3], roster[4])
-        let store = try SQLiteDoorStore(path: north.folder + "/kiosk.db", mode: .openExisting)
+        let store = try north.openStore()
         func checkedIn() throws -> Set<GuestID> { Set(try store.checkIns(event: EventID(1)).map(\.guest)) }
         func serverCheckIns() throws -> [ExportedLine] {
             try EndToEndSyncTests.export(server).filter { $0.record == "check_in" }
@@ -86,7 +86,7 @@ struct UndoSyncTests {
         // Offline, North admits the guest first; South admits the guest a minute later, then undoes it.
         try north.scanOffline([guest], at: [base])
         try south.scanOffline([guest], at: [base + 60])
-        let southStore = try SQLiteDoorStore(path: south.folder + "/kiosk.db", mode: .openExisting)
+        let southStore = try south.openStore()
         let recent = try southStore.recentCheckIns(event: EventID(1), door: "South", limit: 5)
         try #require(recent.count == 1)
         let attempt = ScanAttempt(
