@@ -174,6 +174,7 @@ let package = Package(
             dependencies: [
                 "KioskRuntime", "KioskTesting", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
+                "KioskCrypto", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -6,32 +6,45 @@ import KioskCrypto
 extension AtRest {
     /// Encrypts a plain database (from a kiosk before encryption) in place, losing nothing, queue included:
     ///
-    /// 1. Under an exclusive lock on the plain file (no other kiosk or kioskctl writes meanwhile), its WAL is
-    ///    checkpointed into it and truncated.
-    /// 2. `VACUUM INTO` copies every row into `PATH.encrypting` through the encrypting VFS, with the cipher's
-    ///    reserved bytes per page; that copy turns to WAL mode, is checked (`quick_check`, the same number of
-    ///    rows in every table) and synced.
+    /// 1. The plain file's migrations are checked (a database from a newer kiosk is refused untouched), and its
+    ///    WAL is checkpointed into it and truncated.
+    /// 2. A second connection takes the write lock and keeps it to the end, so no kiosk or kioskctl can commit
+    ///    to the plain file meanwhile. `VACUUM INTO` copies every row into `PATH.encrypting` through the
+    ///    encrypting VFS, with the cipher's reserved bytes per page; the copy turns to WAL mode, is checked
+    ///    (`quick_check`, the same number of rows in every table) and synced.
     /// 3. It is renamed over the plain file (one atomic step: a crash leaves either file whole), the folder is
     ///    synced, and the old file's bytes, still open, are overwritten with zeros and synced.
     ///
     /// A failure before step 3 leaves the plain file as it was (the partial copy is removed); the kiosk tries
-    /// again at its next start.
-    static func encryptPlainDatabase(_ path: String, keyID: Int, busyTimeout: TimeInterval) throws {
+    /// again at its next open.
+    static func encryptPlainDatabase(
+        _ path: String, keyID: Int, busyTimeout: TimeInterval, migrations: [Migration]
+    ) throws {
         let copy = path + ".encrypting"
         removeLeftovers(of: copy)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "kiosk store (encrypting a plain database)"
         let plain = try DatabaseQueue(path: path, configuration: configuration)
+        try plain.writeWithoutTransaction { db in
+            try KioskMigrator(migrations: migrations).checkKnown(db)
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        var holding = configuration
+        holding.allowsUnsafeTransactions = true  // the write lock is held across calls, on purpose
+        let writeLock = try DatabaseQueue(path: path, configuration: holding)
+        try writeLock.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        defer {
+            try? writeLock.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+            try? writeLock.close()
+        }
         let counts: [String: Int]
         do {
             counts = try plain.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
-                try db.execute(sql: "BEGIN EXCLUSIVE; COMMIT")
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                // The copy's page size, then its reserved bytes (setting the page size resets the reserve asked).
+                try db.execute(sql: "PRAGMA page_size = \(PageLayout.size)")
                 var reserved = Int32(PageCipher.reservedBytes)
                 _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved)
-                try db.execute(sql: "PRAGMA page_size = \(PageLayout.size)")
                 let counts = try rowCounts(db)
                 try db.execute(sql: "VACUUM INTO ?", arguments: [EncryptingVFS.uri(path: copy, key: keyID)])
                 return counts

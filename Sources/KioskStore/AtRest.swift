@@ -18,27 +18,37 @@ enum AtRest {
     /// first frame). A page that does not open under `pageKey` throws `.wrongKey` before anything is written.
     static func inspect(_ path: String, pageKey: [UInt8]) throws -> Format {
         let cipher = try PageCipher(key: pageKey)
-        for (file, offset) in [(path, Int64(0)), (path + "-wal", Int64(PageLayout.walHeader + PageLayout.frameHeader))] {
-            var page = readPage(file, at: offset)
-            guard !page.isEmpty else { continue }
-            if page.starts(with: PageLayout.magic) { return .plain }
-            guard page.count == PageLayout.size else {
-                guard offset > 0 else { throw notADatabase(path, "its \(page.count) bytes are not a page") }
-                continue
-            }
-            guard page.withUnsafeBytes({ PageCipher.isSealed($0) }) else {
-                throw notADatabase(path, "its first page is neither plain SQLite nor an encrypted kiosk page")
-            }
-            let opened = page.withUnsafeMutableBytes { cipher.open($0) }
-            guard opened else {
-                throw StoreError(
-                    kind: .wrongKey, resultCode: 0,
-                    message: "the first page of \(file) fails its AES-GCM check under this key",
-                    operation: "checking the database key", path: path)
-            }
-            return .encrypted
+        // The file's first pages: page 1 decides; the others tell a damaged page 1 from another key.
+        let head = readDatabasePages(path, count: 8)
+        let walPage = readPage(path + "-wal", at: Int64(PageLayout.walHeader + PageLayout.frameHeader))
+        let inWAL = head.isEmpty
+        let first = inWAL ? walPage : Array(head.prefix(PageLayout.size))
+        guard !first.isEmpty else { return .empty }
+        if first.starts(with: PageLayout.magic) { return .plain }
+        guard first.count == PageLayout.size else {
+            guard inWAL else { throw notADatabase(path, "its \(first.count) bytes are not a page") }
+            return .empty  // a torn first frame: SQLite's recovery ignores it
         }
-        return .empty
+        guard first.withUnsafeBytes({ PageCipher.isSealed($0) }) else {
+            throw notADatabase(path, "its first page is neither plain SQLite nor an encrypted kiosk page")
+        }
+        func opens(_ page: [UInt8]) -> Bool {
+            var page = page
+            return page.withUnsafeMutableBytes { cipher.open($0) }
+        }
+        if opens(first) { return .encrypted }
+        let others = stride(from: PageLayout.size, to: head.count - PageLayout.size + 1, by: PageLayout.size)
+            .map { Array(head[$0..<($0 + PageLayout.size)]) }
+        if others.contains(where: opens) {
+            throw StoreError(
+                kind: .corrupt, resultCode: 11,
+                message: "page 1 fails its AES-GCM check while other pages open under this key (damaged or changed)",
+                operation: "checking the database key", path: path)
+        }
+        throw StoreError(
+            kind: .wrongKey, resultCode: 0,
+            message: "the first pages of \((inWAL ? path + "-wal" : path)) fail their AES-GCM check under this key",
+            operation: "checking the database key", path: path)
     }
 
     private static func notADatabase(_ path: String, _ message: String) -> StoreError {
@@ -59,7 +69,41 @@ enum AtRest {
         return stat(path, &status) == 0 ? Int64(status.st_size) : 0
     }
 
-    /// Up to one page of `file` from `offset`; empty when the file is missing or shorter.
+    /// Up to the first `pages` pages of a database file, read through the unix VFS rather than a descriptor of our own:
+    /// closing any descriptor of a database file drops every POSIX lock this process holds on it (those of
+    /// SQLite's connections, e.g. the door's while the sync worker opens), and SQLite's unix VFS keeps such a
+    /// descriptor open until its locks are gone.
+    private static func readDatabasePages(_ path: String, count pages: Int) -> [UInt8] {
+        EncryptingVFS.register()
+        let vfs = EncryptingVFS.real!
+        let slot = UnsafeMutableRawPointer.allocate(byteCount: Int(vfs.pointee.szOsFile), alignment: 16)
+        slot.initializeMemory(as: UInt8.self, repeating: 0, count: Int(vfs.pointee.szOsFile))
+        // The unix VFS keeps the name's pointer while the file is open.
+        let name = strdup(path)
+        defer {
+            free(name)
+            slot.deallocate()
+        }
+        let file = slot.bindMemory(to: sqlite3_file.self, capacity: 1)
+        var outFlags: Int32 = 0
+        guard vfs.pointee.xOpen(vfs, name, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &outFlags) == SQLITE_OK
+        else {
+            if file.pointee.pMethods != nil { _ = file.pointee.pMethods.pointee.xClose(file) }
+            return []
+        }
+        defer { _ = file.pointee.pMethods.pointee.xClose(file) }
+        var size: Int64 = 0
+        guard file.pointee.pMethods.pointee.xFileSize(file, &size) == SQLITE_OK else { return [] }
+        let count = Int(min(Int64(PageLayout.size * pages), size))
+        guard count > 0 else { return [] }
+        var page = [UInt8](repeating: 0, count: count)
+        let code = page.withUnsafeMutableBytes {
+            file.pointee.pMethods.pointee.xRead(file, $0.baseAddress, Int32(count), 0)
+        }
+        return code == SQLITE_OK ? page : []
+    }
+
+    /// Up to one page of a WAL from `offset` (SQLite holds no POSIX lock on a WAL); empty when missing or shorter.
     private static func readPage(_ file: String, at offset: Int64) -> [UInt8] {
         let descriptor = Glibc.open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return [] }

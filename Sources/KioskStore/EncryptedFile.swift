@@ -90,9 +90,13 @@ final class EncryptedFile {
         case .database:
             isPage = offset % size == 0
         case .wal:
-            if offset + Int64(count) <= Int64(PageLayout.walHeader) { return methods.xWrite(real, buffer, count, offset) }
+            if offset + Int64(count) <= Int64(PageLayout.walHeader) {
+                return methods.xWrite(real, buffer, count, offset)
+            }
             let inFrame = (offset - Int64(PageLayout.walHeader)) % Int64(PageLayout.frame)
-            if inFrame == 0 && count == Int32(PageLayout.frameHeader) { return methods.xWrite(real, buffer, count, offset) }
+            if inFrame == 0 && count == Int32(PageLayout.frameHeader) {
+                return methods.xWrite(real, buffer, count, offset)
+            }
             isPage = inFrame == Int64(PageLayout.frameHeader)
         }
         guard isPage, count == Int32(PageLayout.size) else { return SQLITE_IOERR | (3 << 8) }  // _WRITE

@@ -81,7 +81,8 @@ enum EncryptingVFS {
             return real.pointee.xOpen(real, name, file, flags, outFlags)
         }
         file.pointee.pMethods = nil
-        guard let name, let parameter = sqlite3_uri_parameter(name, "kioskkey"), let id = Int(String(cString: parameter)),
+        guard let name, let parameter = sqlite3_uri_parameter(name, "kioskkey"),
+            let id = Int(String(cString: parameter)),
             let pageKey = keys.withLock({ $0.keys[id] }), let cipher = try? PageCipher(key: pageKey)
         else { return SQLITE_CANTOPEN }
         let slot = UnsafeMutableRawPointer(file)

@@ -31,6 +31,8 @@ struct KioskMigrator {
     }
 
     /// Throws `.unknownSchema` for a migration recorded in the file that this kiosk does not ship.
+    func checkKnown(_ db: Database) throws { try checkKnown(db, migrator) }
+
     private func checkKnown(_ db: Database, _ migrator: DatabaseMigrator) throws {
         let known = Set(migrations.map(\.identifier))
         if let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted().first {

@@ -20,11 +20,13 @@ final class LookupConnection {
     private var statement: OpaquePointer?
     private let path: String
 
-    /// Opens `path` (an existing database whose schema is up to date) read-only beside the store's pool.
-    init(path: String, busyTimeout: Duration) throws(StoreError) {
+    /// Opens `path` (an existing database whose schema is up to date) read-only beside the store's pool, through
+    /// `uri` when given (the encrypting VFS's URI of the file, with its key).
+    init(path: String, uri: String?, busyTimeout: Duration) throws(StoreError) {
         self.path = path
         var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nil)
+        let opened = sqlite3_open_v2(
+            uri ?? path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, nil)
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)

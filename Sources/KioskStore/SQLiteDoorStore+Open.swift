@@ -32,7 +32,7 @@ extension SQLiteDoorStore {
     /// through the encrypting VFS under `key`, after its key is checked against the file and a plain file is
     /// encrypted (`AtRest`); temporary tables and sorts stay in memory (`temp_store=MEMORY`).
     static func openDatabase(
-        path: String, mode: OpenMode, key: DatabaseKey?, busyTimeout: Duration
+        path: String, mode: OpenMode, key: DatabaseKey?, busyTimeout: Duration, migrations: [Migration]
     ) throws -> (any DatabaseWriter, keyID: Int?) {
         var configuration = Configuration()
         configuration.busyMode = .timeout(seconds(busyTimeout))
@@ -55,7 +55,8 @@ extension SQLiteDoorStore {
         do {
             let format = try AtRest.inspect(path, pageKey: key.pageKey)
             if format == .plain {
-                try AtRest.encryptPlainDatabase(path, keyID: keyID, busyTimeout: seconds(busyTimeout))
+                try AtRest.encryptPlainDatabase(
+                    path, keyID: keyID, busyTimeout: seconds(busyTimeout), migrations: migrations)
             }
             configuration.prepareDatabase { db in try AtRest.prepareEncrypted(db) }
             let pool = try DatabasePool(path: EncryptingVFS.uri(path: path, key: keyID), configuration: configuration)

@@ -19,13 +19,10 @@ public final class SQLiteDoorStore: DoorStore {
     public let path: String
 
     let database: any DatabaseWriter
-<<<<<<< HEAD
     /// The door's lookups on a file's database (nil in memory).
     private(set) var lookupConnection: LookupConnection?
-=======
     /// The number the encrypting VFS knows this store's page key by (nil in memory).
     let keyID: Int?
->>>>>>> Kiosk database encrypted at rest (WIP): an SQLite VFS sealing every page of kiosk.db and its WAL with AES-256-GCM (PageCipher, 32 reserved bytes per page), DatabaseKey from a systemd credential or a 0600 key file outside the database's folder, plain databases encrypted in place on open, callers and tests given keys
     /// Audit rows waiting for the write lock, oldest first.
     var auditBacklog = AuditBacklog()
 
@@ -45,21 +42,20 @@ public final class SQLiteDoorStore: DoorStore {
     /// Opens with only `migrations` applied.
     init(path: String, mode: OpenMode, key: DatabaseKey?, busyTimeout: Duration, migrations: [Migration]) throws {
         self.path = path
-<<<<<<< HEAD
-        database = try Self.openDatabase(path: path, mode: mode, busyTimeout: busyTimeout)
+        (database, keyID) = try Self.openDatabase(
+            path: path, mode: mode, key: key, busyTimeout: busyTimeout, migrations: migrations)
         lookupConnection = nil
-        try migrate(migrations)
-        if path != Self.inMemory {
-            lookupConnection = try LookupConnection(path: path, busyTimeout: busyTimeout)
-=======
-        (database, keyID) = try Self.openDatabase(path: path, mode: mode, key: key, busyTimeout: busyTimeout)
         do {
             try migrate(migrations)
             try checkpointIfNew()
+            if path != Self.inMemory {
+                // Through the same VFS and key as the pool: the lookup reads sealed pages too.
+                lookupConnection = try LookupConnection(
+                    path: path, uri: keyID.map { EncryptingVFS.uri(path: path, key: $0) }, busyTimeout: busyTimeout)
+            }
         } catch {
             if let keyID { EncryptingVFS.forget(keyID) }
             throw error
->>>>>>> Kiosk database encrypted at rest (WIP): an SQLite VFS sealing every page of kiosk.db and its WAL with AES-256-GCM (PageCipher, 32 reserved bytes per page), DatabaseKey from a systemd credential or a 0600 key file outside the database's folder, plain databases encrypted in place on open, callers and tests given keys
         }
     }
 
@@ -67,11 +63,8 @@ public final class SQLiteDoorStore: DoorStore {
     init(database: any DatabaseWriter, path: String, migrations: [Migration] = Migrations.all) throws {
         self.path = path
         self.database = database
-<<<<<<< HEAD
         lookupConnection = nil
-=======
         keyID = nil
->>>>>>> Kiosk database encrypted at rest (WIP): an SQLite VFS sealing every page of kiosk.db and its WAL with AES-256-GCM (PageCipher, 32 reserved bytes per page), DatabaseKey from a systemd credential or a 0600 key file outside the database's folder, plain databases encrypted in place on open, callers and tests given keys
         try migrate(migrations)
     }
 
@@ -80,6 +73,7 @@ public final class SQLiteDoorStore: DoorStore {
         if !auditBacklog.rows.isEmpty {
             _ = try? write("writing waiting audit rows at close", durability: .normal) { _ in }
         }
+        lookupConnection = nil  // closed before its key is forgotten
         if let keyID { EncryptingVFS.forget(keyID) }
     }
 

@@ -11,7 +11,8 @@ struct KioskBench: AsyncParsableCommand {
             'all' leaves out 'sync', which takes minutes and runs a check-in server (and PostgreSQL if reachable).
             """,
         subcommands: [
-            PipelineBench.self, LookupBench.self, RobustnessBench.self, DecoderBench.self, IdleBench.self,
+            PipelineBench.self, LookupBench.self, AtRestBench.self, RobustnessBench.self, DecoderBench.self,
+            IdleBench.self,
             SyncBench.self,
             ServerBench.self,
             WebBench.self,

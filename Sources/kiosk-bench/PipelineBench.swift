@@ -34,6 +34,7 @@ struct PipelineBench: AsyncParsableCommand {
                 toFile: folder + "/issuer.pub.pem", atomically: true, encoding: .utf8)
             c.trustedKeys = [.init(id: fixture.keyID, source: folder + "/issuer.pub.pem", line: 1)]
             c.database = folder + "/kiosk.db"
+            c.databaseKeyFile = folder + "/key/kiosk-db.key"  // made with the database, outside its folder
             let door = try Door(
                 configuration: c, display: NullDisplay(), camera: .replay, databaseMode: .createIfMissing)
             try door.store.upsertGuests(fixture.guests)

@@ -77,12 +77,8 @@ struct Enroll: AsyncParsableCommand {
         if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-<<<<<<< HEAD
         let code = try readCode()
-        let store = try SQLiteDoorStore(path: path, mode: .createIfMissing)
-=======
         let store = try SQLiteDoorStore(configuration: settings, mode: .createIfMissing)
->>>>>>> Kiosk database encrypted at rest (WIP): an SQLite VFS sealing every page of kiosk.db and its WAL with AES-256-GCM (PageCipher, 32 reserved bytes per page), DatabaseKey from a systemd credential or a 0600 key file outside the database's folder, plain databases encrypted in place on open, callers and tests given keys
         let ca = caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         let enrolment = try await Enrolling.enroll(
             store: store, serverURL: server, code: code, door: settings.door, event: settings.event, caFile: ca,

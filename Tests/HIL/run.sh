@@ -53,6 +53,7 @@ tenant = 7
 event = 4711
 trusted_key = 1 /kiosk/issuer-1.pub.pem
 database = /kiosk/kiosk.db
+database_key_file = /kiosk-key/kiosk-db.key
 source = camera:/dev/kiosk-camera
 capture_size = 640x480
 display = framebuffer
@@ -63,7 +64,7 @@ active_fps = 30
 log_level = info
 CONF
 cp test-images/keys/issuer-1.pub.pem "$STAGE/root/kiosk/"
-sed 's#database = /kiosk/kiosk.db#database = '"$STAGE"'/root/kiosk/kiosk.db#; s#trusted_key = 1 /kiosk/#trusted_key = 1 '"$STAGE"'/root/kiosk/#' \
+sed 's#database = /kiosk/kiosk.db#database = '"$STAGE"'/root/kiosk/kiosk.db#; s#/kiosk-key/#'"$STAGE"'/root/kiosk-key/#; s#trusted_key = 1 /kiosk/#trusted_key = 1 '"$STAGE"'/root/kiosk/#' \
   "$STAGE/root/kiosk/kiosk.conf" > "$STAGE/host.conf"
 "$BIN/kioskctl" roster import --config "$STAGE/host.conf" --csv test-images/roster.csv >&2
 rm -f "$STAGE/root/kiosk/kiosk.db-wal" "$STAGE/root/kiosk/kiosk.db-shm"

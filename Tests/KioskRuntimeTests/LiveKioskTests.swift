@@ -1,4 +1,6 @@
 import Foundation
+import KioskCore
+import KioskRuntime
 import KioskStore
 import Testing
 

@@ -19,7 +19,7 @@ struct AuditBacklogTests {
         try store.upsertGuests(Fixture.roster)
         try store.audit(scan(1))
 
-        let other = try LockHolder(path: db.path)
+        let other = try LockHolder(path: db.path, key: db.key)
         for n in 2...4 { try store.audit(scan(n)) }  // does not throw: the rows wait
         let blocked = Fixture.checkIn(Fixture.anna, at: 5)
         let refused = storeError { _ = try store.record(checkIn: blocked, attempt: Fixture.attempt(for: blocked)) }
@@ -48,7 +48,7 @@ struct AuditBacklogTests {
     func nextAuditFlushes() throws {
         let db = try TestDatabase(.file)
         let store = try db.open(busyTimeout: .milliseconds(50))
-        let other = try LockHolder(path: db.path)
+        let other = try LockHolder(path: db.path, key: db.key)
         try store.audit(scan(1))
         try store.audit(scan(2))
         try other.release()
@@ -62,7 +62,7 @@ struct AuditBacklogTests {
         let db = try TestDatabase(.file)
         do {
             let store = try db.open(busyTimeout: .milliseconds(50))
-            let other = try LockHolder(path: db.path)
+            let other = try LockHolder(path: db.path, key: db.key)
             try store.audit(scan(1))
             #expect(store.pendingAuditRowCount == 1)
             try other.release()
@@ -75,7 +75,7 @@ struct AuditBacklogTests {
         let db = try TestDatabase(.file)
         let store = try db.open(busyTimeout: .milliseconds(20))
         store.auditBacklog.capacity = 3
-        let other = try LockHolder(path: db.path)
+        let other = try LockHolder(path: db.path, key: db.key)
         for n in 1...3 { try store.audit(scan(n)) }
         let error = storeError { try store.audit(scan(4)) }
         #expect(error?.kind == .busy)

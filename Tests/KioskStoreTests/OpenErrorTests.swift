@@ -39,7 +39,7 @@ struct OpenErrorTests {
         let db = try TestDatabase(.file)
         let store = try db.open(busyTimeout: .milliseconds(100))
         try store.upsertGuests(Fixture.roster)
-        let other = try LockHolder(path: db.path)
+        let other = try LockHolder(path: db.path, key: db.key)
 
         let scan = Fixture.checkIn(Fixture.anna, at: 1)
         let started = ContinuousClock.now
@@ -62,7 +62,7 @@ struct OpenErrorTests {
     func lockedWhileMigrating() throws {
         let db = try TestDatabase(.file)
         let other = try LockHolder(
-            path: db.path,
+            path: db.path, key: db.key,
             sql: "PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE holder (x)")
 
         let error = storeError { _ = try db.open(busyTimeout: .milliseconds(50)) }

@@ -57,7 +57,8 @@ struct LiveKioskFolder {
     func openStore() throws -> SQLiteDoorStore {
         try SQLiteDoorStore(
             path: folder + "/kiosk.db", mode: .openExisting,
-            key: try DatabaseKey.load(file: folder + "/" + TestDatabaseKey.relativePath, databasePath: folder + "/kiosk.db"))
+            key: try DatabaseKey.load(
+                file: folder + "/" + TestDatabaseKey.relativePath, databasePath: folder + "/kiosk.db"))
     }
 
     func kioskctl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
