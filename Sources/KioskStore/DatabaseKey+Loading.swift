@@ -25,11 +25,14 @@ extension DatabaseKey {
     }
 
     /// The key `configuration` names for its database (`database_key_credential`, `database_key_file`).
-    public static func load(for configuration: KioskConfiguration) throws(StoreError) -> DatabaseKey {
+    public static func load(
+        for configuration: KioskConfiguration,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StoreError) -> DatabaseKey {
         try load(
             credential: configuration.databaseKeyCredential,
             file: configuration.databaseKeyFile.map { configuration.resolve($0) },
-            databasePath: configuration.resolve(configuration.database))
+            databasePath: configuration.resolve(configuration.database), environment: environment)
     }
 
     /// For a new database: writes a new random key to the configured `database_key_file` when there is no

@@ -5,7 +5,7 @@ import KioskRuntime
 import Logging
 import Testing
 
-@testable import KioskStore
+@testable @_spi(Testing) import KioskStore
 
 /// Malformed things get a clear error or verdict and lose nothing already recorded.
 @Suite struct BadInputTests {
@@ -55,7 +55,9 @@ import Testing
         // Another process takes the write lock.
         var lockConfiguration = Configuration()
         lockConfiguration.allowsUnsafeTransactions = true  // the open transaction is the point
-        let other = try DatabaseQueue(path: door.configuration.database, configuration: lockConfiguration)
+        let other = try DatabaseQueue(
+            path: try DatabaseKey.forTesting(door.configuration).sqliteURI(forDatabaseAt: door.configuration.database),
+            configuration: lockConfiguration)
         try other.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE") }
         let result = door.pipeline.checkManually(guest: guests[1].guest, at: t, typed: "y")
         #expect(result.verdict.name == "record_failed")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Testing) import KioskStore
 
 /// The folder a catalogue case runs in (`{dir}`): a copy of a demo-like door made once per test run, the case
 /// file, and whatever the case's setup actions add.
@@ -166,13 +167,14 @@ extension BadInputWorkspace {
         case "sql":
             let a = try arguments(2)
             let script = a[0].hasPrefix("/") ? a[0] : BadInputCatalogue.casesFolder + "/" + a[0]
-            let connection = try DatabaseQueue(path: try path(a[1]))
+            let connection = try DatabaseQueue(path: try sqliteLocation(try path(a[1])))
             let sql = try String(contentsOfFile: script, encoding: .utf8)
             try connection.writeWithoutTransaction { try $0.execute(sql: sql) }
         case "lock":
             var configuration = Configuration()
             configuration.allowsUnsafeTransactions = true  // the open transaction is the point
-            let connection = try DatabaseQueue(path: try path(try arguments(1)[0]), configuration: configuration)
+            let connection = try DatabaseQueue(
+                path: try sqliteLocation(try path(try arguments(1)[0])), configuration: configuration)
             try connection.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE") }
             locks.append(connection)
         case "cwd":
@@ -187,6 +189,16 @@ extension BadInputWorkspace {
         default:
             throw Problem(description: "unknown setup action '\(parts[0])' in '\(action)'")
         }
+    }
+
+    /// Where GRDB opens `database`: through the encrypting VFS under the template's key (`key/kiosk-db.key`)
+    /// when it is an encrypted kiosk database, else the file itself (a new or a plain one).
+    func sqliteLocation(_ database: String) throws -> String {
+        let keyFile = dir + "/key/kiosk-db.key"
+        guard let head = FileManager.default.contents(atPath: database)?.prefix(16), head.count == 16,
+            head != Data("SQLite format 3\0".utf8), let key = FileManager.default.contents(atPath: keyFile)
+        else { return database }
+        return try DatabaseKey(bytes: Array(key)).sqliteURI(forDatabaseAt: database)
     }
 
     /// Releases the locks; returns what a `kept:` file lost.
