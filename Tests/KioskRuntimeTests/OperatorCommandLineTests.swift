@@ -16,9 +16,8 @@ import Testing
         try fm.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: door + "/images/001-valid.png")
         let lines = [
             "# written on Windows", "door = Side door", "tenant = 7", "event = 4711",
-            "trusted_key = 1 keys/issuer-1.pub.pem", "database = kiosk.db",
-            "database_key_file = key/kiosk-db.key", "source = replay:images",
-            "display = text", extra,
+            "trusted_key = 1 keys/issuer-1.pub.pem", "database = kiosk.db", "source = replay:images",
+            "display = text", extra, "database_key_file = key/kiosk-db.key",
         ]
         try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: URL(fileURLWithPath: door + "/kiosk.conf"))
         return (parent, door)
