@@ -108,7 +108,7 @@ struct LookupTests {
         let db = try TestDatabase(.file)
         let door = try db.open(busyTimeout: .milliseconds(100))
         try door.upsertGuests(Fixture.roster)
-        let holder = try LockHolder(path: db.path)
+        let holder = try LockHolder(path: db.path, key: db.key)
         defer { try? holder.release() }
 
         #expect(try door.lookUp(guest: Fixture.anna.guest, event: Fixture.event) == .admissible(Fixture.anna))
