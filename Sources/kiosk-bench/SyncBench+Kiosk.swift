@@ -35,7 +35,8 @@ extension SyncBench {
                     } while page != nil
                 })
             // The same pages from memory into a store of their own: the kiosk's side alone, no server or HTTP.
-            let alone = try SQLiteDoorStore(path: folder + "/apply-\(round).db", mode: .createIfMissing)
+            let alone = try SQLiteDoorStore(
+                path: folder + "/apply-\(round).db", mode: .createIfMissing, key: DatabaseKey.random())
             var aloneReport = RosterReport()
             applyOnly.append(
                 try await Stopwatch.seconds {

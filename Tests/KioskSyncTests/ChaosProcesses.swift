@@ -166,6 +166,7 @@ final class ChaosDoor {
     }
 
     private func writeConfiguration() throws {
+        try TestDatabaseKey.write(to: folder + "/" + TestDatabaseKey.relativePath)
         let conf = """
             door = \(name)
             tenant = 1
@@ -173,6 +174,7 @@ final class ChaosDoor {
             trusted_key = 1 \(LiveProcesses.packageRoot)/test-images/keys/issuer-1.pub.pem
             trusted_key = 2 \(walkInKey)
             database = kiosk.db
+            \(TestDatabaseKey.configurationLine)
             server = \(proxyURL)
             server_ca = ca.pem
             sync_interval = 1s
@@ -191,7 +193,10 @@ final class ChaosDoor {
     func enroll(code: String) throws -> String {
         let r = try kioskctl(["enroll", "--server", proxyURL, "--code", code, "--ca-file", "ca.pem"])
         guard r.status == 0 else { throw ChaosFailure("\(name): kioskctl enroll exited \(r.status): \(r.err)") }
-        store = try SQLiteDoorStore(path: folder + "/kiosk.db", mode: .openExisting)
+        store = try SQLiteDoorStore(
+            path: folder + "/kiosk.db", mode: .openExisting,
+            key: try DatabaseKey.load(
+                file: folder + "/" + TestDatabaseKey.relativePath, databasePath: folder + "/kiosk.db"))
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
