@@ -1,6 +1,6 @@
-internal import GRDBSQLite
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 import KioskCrypto
 
 extension AtRest {

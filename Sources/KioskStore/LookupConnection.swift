@@ -30,7 +30,8 @@ final class LookupConnection {
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
-            throw StoreError(resultCode: opened, message: message, operation: "opening the lookup connection", path: path)
+            throw StoreError(
+                resultCode: opened, message: message, operation: "opening the lookup connection", path: path)
         }
         connection = handle
         owned = true
