@@ -10,7 +10,10 @@ extension SQLiteDoorStore {
         configuration.foreignKeysEnabled = true
         let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try SQLiteDoorStore(database: pool, path: path)
+        let store = try SQLiteDoorStore(database: pool, path: path)
+        // The door's lookup path, as the encrypted store has it: the baseline measures the same code.
+        store.lookupConnection = try LookupConnection(path: path, uri: nil, busyTimeout: .seconds(2))
+        return store
     }
 }
 

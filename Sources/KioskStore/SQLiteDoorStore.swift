@@ -19,8 +19,8 @@ public final class SQLiteDoorStore: DoorStore {
     public let path: String
 
     let database: any DatabaseWriter
-    /// The door's lookups on a file's database (nil in memory).
-    private(set) var lookupConnection: LookupConnection?
+    /// The door's lookups on a file's database (nil in memory). Set once, when the store opens.
+    var lookupConnection: LookupConnection?
     /// The number the encrypting VFS knows this store's page key by (nil in memory).
     let keyID: Int?
     /// Audit rows waiting for the write lock, oldest first.
