@@ -100,7 +100,8 @@ done
 admin export --event "$event" > "$sys/export.jsonl"
 count() { grep -c "$1" "$sys/export.jsonl" || true; }
 checkins=$(count '"record":"check_in"')
-superseded=$(count '"outcome":"superseded"')
+# A superseded scan is one check_in_event line; the double-entry report repeats it as a double_entry line.
+superseded=$(grep '"record":"check_in_event"' "$sys/export.jsonl" | grep -c '"outcome":"superseded"' || true)
 pending=0
 for door in North South; do
   p=$("$bin/kioskctl" status --config "$sys/$door/kiosk.conf" | sed -n '1s/.* \([0-9]*\) pending sync.*/\1/p')
