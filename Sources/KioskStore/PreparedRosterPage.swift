@@ -6,9 +6,13 @@ import KioskCore
 public struct PreparedRosterPage: Sendable {
     public let updates: [RosterUpdate]
     let keys: [SearchKeys]
+    /// A page of a first download (the whole roster, page after page): its guests' name words are not written
+    /// page by page but all at once, sorted, by the transaction of the last page (see `applyRosterPage`).
+    public let firstDownload: Bool
 
-    public init(_ updates: [RosterUpdate]) {
+    public init(_ updates: [RosterUpdate], firstDownload: Bool = false) {
         self.updates = updates
+        self.firstDownload = firstDownload
         keys = updates.map { SearchKeys($0.guest) }
     }
 }

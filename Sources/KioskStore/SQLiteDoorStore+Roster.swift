@@ -67,11 +67,12 @@ extension SQLiteDoorStore {
     }
 
     /// Writes the roster row and deletes its old name words; its new words go into `words`, to be inserted
-    /// with the rest of a page. `isNew`: the kiosk has no row for the guest, hence no words to delete (a word
-    /// row needs its roster row: a foreign key).
+    /// with the rest of a page, unless `wordsLater` (a first download's page: `writeMissingWords` writes them).
+    /// `isNew`: the kiosk has no row for the guest, hence no words to delete (a word row needs its roster row: a
+    /// foreign key).
     func upsert(
         _ guest: RosterGuest, keys: SearchKeys, version: Int64, at now: Date, isNew: Bool,
-        words: inout RosterWords, _ db: Database
+        words: inout RosterWords, wordsLater: Bool = false, _ db: Database
     ) throws {
         let event = Int64(guest.event.rawValue)
         let id = guest.guest.text
@@ -93,6 +94,6 @@ extension SQLiteDoorStore {
             try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = ? AND guest_id = ?")
                 .execute(arguments: [event, id])
         }
-        words.set(keys.words, for: RosterHoldings.Key(event: event, id: id))
+        if !wordsLater { words.set(keys.words, for: RosterHoldings.Key(event: event, id: id)) }
     }
 }

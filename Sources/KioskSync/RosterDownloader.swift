@@ -91,7 +91,7 @@ public struct RosterDownloader: Sendable {
 
     func ready(_ page: RosterPage) -> ReadyPage {
         let (updates, invalid) = updates(page.guests)
-        return ReadyPage(page: page, rows: PreparedRosterPage(updates), invalid: invalid)
+        return ReadyPage(page: page, rows: PreparedRosterPage(updates, firstDownload: true), invalid: invalid)
     }
 
     func fetchChanges(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport)

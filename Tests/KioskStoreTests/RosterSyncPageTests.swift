@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import KioskCore
 import Testing
 
@@ -142,5 +143,42 @@ struct RosterSyncPageTests {
         try page(6, nil, nil)
         #expect(try lookUp() == .admissible(Fixture.anna))
         #expect(try store.supersededScans().isEmpty)
+    }
+
+    @Test(
+        "a first download writes its guests' name words with its last page, every guest's and only the new ones",
+        arguments: StoreKind.allCases)
+    func firstDownloadWritesWordsAtItsLastPage(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        // A guest the kiosk already had (an earlier roster), renamed by the download: its old words go.
+        var renamed = Fixture.emile
+        try store.upsertGuests([renamed])
+        renamed.name = "Émile Zola-Renamed"
+        var incomplete = RosterSyncState(event: Fixture.event, complete: false, nextPage: "p2", changeCursor: "c1:1")
+        let first = [Fixture.anna, Fixture.bob, renamed].map { update($0, 1) }
+        try store.applyRosterPage(
+            PreparedRosterPage(first, firstDownload: true), state: incomplete, at: Fixture.time(1))
+
+        // Before the last page: the download's guests are found by name prefix, not yet by a later word.
+        #expect(try names(store, "anna").count == 1)
+        #expect(try names(store, "renamed").isEmpty && names(store, "emile") == ["Émile Zola-Renamed"])
+
+        incomplete.complete = true
+        incomplete.nextPage = nil
+        try store.applyRosterPage(
+            PreparedRosterPage([update(Fixture.carla, 1)], firstDownload: true), state: incomplete,
+            at: Fixture.time(2))
+
+        for guest in [Fixture.anna, Fixture.bob, renamed, Fixture.carla] {
+            let lastWord = String(guest.name.split(separator: " ").last!.split(separator: "-").last!)
+            #expect(try names(store, lastWord).contains(guest.name), "\(guest.name) by '\(lastWord)'")
+        }
+        #expect(try names(store, "zola") == ["Émile Zola-Renamed"])
+        let words = try store.database.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM roster_words WHERE guest_id = ?", arguments: [renamed.guest.text])
+        }
+        #expect(words == 3)  // émile, zola, renamed: the words of the old name are gone
     }
 }
