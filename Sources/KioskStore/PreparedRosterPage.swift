@@ -15,6 +15,13 @@ public struct PreparedRosterPage: Sendable {
         self.firstDownload = firstDownload
         keys = updates.map { SearchKeys($0.guest) }
     }
+
+    /// `pages` applied as one, in their order (a guest in two of them ends as the later row says).
+    public init(joining pages: [PreparedRosterPage]) {
+        updates = pages.flatMap(\.updates)
+        keys = pages.flatMap(\.keys)
+        firstDownload = pages.allSatisfy(\.firstDownload)
+    }
 }
 
 /// A roster row's search keys (`SearchKey`): what `roster.name_key`, `roster.email_key` and `roster_words` hold.

@@ -29,13 +29,18 @@ extension SQLiteDoorStore {
     /// once it has committed.
     ///
     /// IMMEDIATE takes the write lock at the start, so a database held by another process fails here (after
-    /// the busy timeout) rather than half way through.
-    func write<T>(_ operation: String, durability: Durability = .full, _ body: (Database) throws -> T) throws -> T {
+    /// the busy timeout) rather than half way through. `foreignKeys: false`: for a transaction whose inserts
+    /// cannot break a reference (their rows are selected from the parent table), not to probe it per row.
+    func write<T>(
+        _ operation: String, durability: Durability = .full, foreignKeys: Bool = true, _ body: (Database) throws -> T
+    ) throws -> T {
         try run(operation) {
             let waiting = auditBacklog.rows
             let result = try database.writeWithoutTransaction { db -> T in
                 if durability == .normal { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 defer { if durability == .normal { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
+                if !foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+                defer { if !foreignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     for attempt in waiting { try AuditRecord(attempt).insert(db) }

@@ -77,7 +77,10 @@ extension SQLiteDoorStore {
             }
         }
         let updates = page.updates
-        let applied = try write("applying a roster page", durability: .normal) { db in
+        // The last page of a first download writes every guest's name words, selected from the roster: they
+        // cannot break their foreign key, which would cost a probe per word row.
+        let last = page.firstDownload && state.complete
+        let applied = try write("applying a roster page", durability: .normal, foreignKeys: !last) { db in
             // Each page dirties some 1,400 index pages (names, e-mails and words land all over their indexes):
             // checkpointing after every page, as the default 1,000-page threshold does, wrote them to the
             // database file and synced it 200 times in a first download.
@@ -86,6 +89,7 @@ extension SQLiteDoorStore {
             // back from the file for the next page: the cache stays large until the roster is complete.
             try db.execute(sql: "PRAGMA cache_size = \(Self.rosterCacheSize)")
             var result = RosterApplied()
+            if page.firstDownload, try !Self.hasGuests(event: state.event, db) { try SearchIndexes.drop(db) }
             var held = try RosterHoldings(db, guests: updates.map(\.guest))
             var words = RosterWords()
             let device = updates.contains { $0.checkInScan != nil } ? try Self.enrolledDevice(db) : nil
@@ -152,7 +156,10 @@ extension SQLiteDoorStore {
                 }
             }
             try words.insert(db)
-            if page.firstDownload && state.complete { try Self.writeMissingWords(event: state.event, db) }
+            if last {
+                try Self.writeMissingWords(event: state.event, db)
+                try SearchIndexes.create(db)
+            }
             try Self.saveRosterSyncState(db, state)
             return result
         }
@@ -171,28 +178,24 @@ extension SQLiteDoorStore {
         return applied
     }
 
-    /// The name words of every guest of `event` who has none, sorted as their table is, in one pass: what a first
-    /// download's pages left out. Each word row costs two B-tree inserts and a foreign-key probe; written page by
-    /// page they landed all over both B-trees (two thirds of a 100,000-guest download's apply), written at once
-    /// in the table's order they append. A download cut off before its last page leaves its guests without words
-    /// (a name search finds them by name and e-mail prefix only) until the download completes.
+    /// The name words of every guest of `event` who has none, written in one statement inside SQLite, sorted as
+    /// their table is: what a first download's pages left out. Each word row costs two B-tree inserts and a
+    /// foreign-key probe; written page by page they landed all over both B-trees (two thirds of a
+    /// 100,000-guest download's apply), and sorted in Swift the 400,000 rows' strings cost more than SQLite's
+    /// inserts. A download cut off before its last page leaves its guests without words (a name search finds
+    /// them by name and e-mail prefix only) until the download completes.
+    /// (The guests with words are read once, not probed per guest: their index may be dropped.)
     static func writeMissingWords(event: EventID, _ db: Database) throws {
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT r.guest_id, r.name_key FROM roster AS r
-                WHERE r.event = ? AND NOT EXISTS (
-                    SELECT 1 FROM roster_words AS w WHERE w.event = r.event AND w.guest_id = r.guest_id)
-                """, arguments: [Int64(event.rawValue)])
-        var words = RosterWords()
-        let eventKey = Int64(event.rawValue)
-        while let row = try rows.next() {
-            let id: String = row[0]
-            let key: String = row[1]
-            words.set(
-                SearchKey.words(ofFolded: key).map(String.init), for: RosterHoldings.Key(event: eventKey, id: id))
-        }
-        try words.insert(db)
+        try db.execute(
+            sql: SearchKey.wordsSQL(filter: "r.guest_id NOT IN (SELECT guest_id FROM roster_words WHERE event = ?1)"),
+            arguments: [Int64(event.rawValue)])
+    }
+
+    /// Whether the kiosk holds any guest of `event`.
+    static func hasGuests(event: EventID, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM roster WHERE event = ?)"),
+            arguments: [Int64(event.rawValue)]) ?? false
     }
 
     /// This kiosk's device id on the server, if it is enrolled.

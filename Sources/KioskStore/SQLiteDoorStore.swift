@@ -78,7 +78,13 @@ public final class SQLiteDoorStore: DoorStore {
     }
 
     private func migrate(_ migrations: [Migration]) throws {
-        try run("bringing the schema up to date") { try KioskMigrator(migrations: migrations).migrate(database) }
+        try run("bringing the schema up to date") {
+            try KioskMigrator(migrations: migrations).migrate(database)
+            // A first download cut off after it dropped the search indexes (`SearchIndexes`).
+            if migrations.contains(where: { $0.number == Migrations.rosterWords.number }) {
+                try database.write { db in try SearchIndexes.create(db) }
+            }
+        }
     }
 
     /// Looks a guest up (`LookupConnection`): on a file through the lookup connection, in memory on GRDB's.

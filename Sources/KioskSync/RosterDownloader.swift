@@ -45,40 +45,67 @@ public struct RosterDownloader: Sendable {
         return report
     }
 
-    /// The first download, a page at a time; the next page is fetched, and made ready for the store, while
-    /// this one is applied (the transfer and the search keys hide behind the apply), and a page is applied only
-    /// after every page before it.
+    /// The first download, a few pages to a transaction: the pages that follow are fetched, and made ready for
+    /// the store, while these are applied (the transfer and the search keys hide behind the apply), and pages
+    /// are applied only after every page before them.
+    ///
+    /// A transaction holds the pages fetched while the one before it was applied (at most `batchPages`, and
+    /// no more than `batchTime` of fetching): every page's commit rewrote some 1,400 index pages in the WAL
+    /// (names and e-mails land all over their indexes), most of them the same pages as the page before's, so a
+    /// 100,000-guest download wrote a gigabyte. A download cut off resumes after the last transaction.
     func download(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport) async throws {
         guard !state.complete else { return }
-        var next: ReadyPage? = ready(
+        let first = ready(
             try await source.rosterPage(event: event.rawValue, page: state.nextPage, changesSince: nil).answer)
-        while let ready = next {
-            let page = ready.page
-            async let following = self.page(after: page)
-            if state.nextPage == nil {
-                state.changeCursor = page.changeCursor
-                state.total = page.total
-                state.fetched = 0
+        var next: [ReadyPage] = [first]
+        while let last = next.last {
+            let batch = next
+            async let following = self.pages(after: last.page)
+            var rows: [PreparedRosterPage] = []
+            for ready in batch {
+                let page = ready.page
+                if state.nextPage == nil {
+                    state.changeCursor = page.changeCursor
+                    state.total = page.total
+                    state.fetched = 0
+                }
+                guard state.changeCursor != nil else { throw Self.badAnswer("the first page has no change cursor") }
+                state.fetched += page.guests.count
+                state.nextPage = page.nextPage
+                if page.nextPage == nil {
+                    state.complete = true
+                    state.fetchedAt = clock.now()
+                }
+                report.invalid += ready.invalid
+                rows.append(ready.rows)
             }
-            guard state.changeCursor != nil else { throw Self.badAnswer("the first page has no change cursor") }
-            state.fetched += page.guests.count
-            state.nextPage = page.nextPage
-            if page.nextPage == nil {
-                state.complete = true
-                state.fetchedAt = clock.now()
-            }
-            report.invalid += ready.invalid
-            report.add(try store.applyRosterPage(ready.rows, state: state, at: clock.now()))
-            report.pages += 1
+            report.add(try store.applyRosterPage(PreparedRosterPage(joining: rows), state: state, at: clock.now()))
+            report.pages += batch.count
             progress(state)
             next = try await following
         }
     }
 
-    /// The first download's page after `page`, ready for the store, or nil after the last.
-    func page(after page: RosterPage) async throws -> ReadyPage? {
-        guard let next = page.nextPage else { return nil }
-        return ready(try await source.rosterPage(event: event.rawValue, page: next, changesSince: nil).answer)
+    /// Pages of a first download in one transaction, at most.
+    static let batchPages = 16
+    /// Fetching time after which the pages fetched so far go to the store (with a slow uplink, the download
+    /// still saves where it stands every so often).
+    static let batchTime = Duration.seconds(1)
+
+    /// The first download's pages after `page`, ready for the store: as many as `batchPages` and `batchTime`
+    /// allow, ending at the last page; empty after the last.
+    func pages(after page: RosterPage) async throws -> [ReadyPage] {
+        var pages: [ReadyPage] = []
+        var cursor = page.nextPage
+        let start = ContinuousClock.now
+        while let next = cursor, pages.count < Self.batchPages,
+            pages.isEmpty || ContinuousClock.now - start < Self.batchTime
+        {
+            let ready = ready(try await source.rosterPage(event: event.rawValue, page: next, changesSince: nil).answer)
+            pages.append(ready)
+            cursor = ready.page.nextPage
+        }
+        return pages
     }
 
     /// A page from the server with its rows as the kiosk keeps them, their search keys made.

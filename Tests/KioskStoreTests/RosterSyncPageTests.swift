@@ -181,4 +181,81 @@ struct RosterSyncPageTests {
         }
         #expect(words == 3)  // émile, zola, renamed: the words of the old name are gone
     }
+
+    @Test("the last page's words, written in SQL, are the words the store writes for a row", arguments: StoreKind.allCases)
+    func wordsInSQLAreTheStoresWords(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        let names = [
+            "Mary-Jane O'Neil", "  Émile   Zola ", "Łukasz--Søren", "-a- -b-", "李 小龍", "Zoë\u{301}-Ñúñez",
+            "Ωmega - Δelta", "a\u{2D}\u{301}b", "x\u{200D}-y", "José José", "👩‍👩‍👧 Family-Name", "O",
+        ]
+        let guests = names.enumerated().map { Fixture.guest(UInt8(100 + $0.offset), $0.element) }
+        try store.upsertGuests(guests)
+        func words() throws -> [[String]] {
+            try store.database.read { db in
+                try Row.fetchAll(db, sql: "SELECT guest_id, word FROM roster_words ORDER BY guest_id, word")
+                    .map { [$0[0], $0[1]] }
+            }
+        }
+        let fromSwift = try words()
+        #expect(fromSwift.count >= 2 * names.count)
+        try store.database.write { db in
+            try db.execute(sql: "DELETE FROM roster_words")
+            try SQLiteDoorStore.writeMissingWords(event: Fixture.event, db)
+        }
+        #expect(try words() == fromSwift)
+    }
+
+    /// The index definitions of the kiosk database, as SQLite keeps them.
+    func indexes(_ store: SQLiteDoorStore) throws -> [String] {
+        try store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        }
+    }
+
+    @Test(
+        "a first download into an event with no guests builds the search indexes at its last page, as migrated",
+        arguments: StoreKind.allCases)
+    func firstDownloadBuildsTheSearchIndexesAtItsEnd(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try db.open()
+        let migrated = try indexes(store)
+        #expect(migrated.contains { $0.contains("roster_by_name") } && migrated.count >= SearchIndexes.all.count)
+        var state = RosterSyncState(event: Fixture.event, complete: false, nextPage: "p2", changeCursor: "c1:1")
+        try store.applyRosterPage(
+            PreparedRosterPage([Fixture.anna, Fixture.bob].map { update($0, 1) }, firstDownload: true), state: state,
+            at: Fixture.time(1))
+        let during = try indexes(store)
+        #expect(during.count == migrated.count - SearchIndexes.all.count)
+        // Meanwhile a search still finds the guests (by reading the table).
+        #expect(try names(store, "anna") == ["Anna Smith"])
+
+        state.complete = true
+        state.nextPage = nil
+        try store.applyRosterPage(
+            PreparedRosterPage([Fixture.carla].map { update($0, 1) }, firstDownload: true), state: state,
+            at: Fixture.time(2))
+        #expect(try indexes(store) == migrated)
+        #expect(try names(store, "smith") == ["Anna Smith", "carla smithers"])
+        // The words' foreign key is on again for the next transaction.
+        #expect(try store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") } == 1)
+    }
+
+    @Test("a store opened after a first download was cut off has its search indexes again")
+    func openingAfterACutDownloadBuildsTheIndexes() throws {
+        let db = try TestDatabase(.file)
+        var migrated: [String] = []
+        do {
+            let store = try db.open()
+            migrated = try indexes(store)
+            let state = RosterSyncState(event: Fixture.event, complete: false, nextPage: "p2", changeCursor: "c1:1")
+            try store.applyRosterPage(
+                PreparedRosterPage([update(Fixture.anna, 1)], firstDownload: true), state: state, at: Fixture.time(1))
+            #expect(try indexes(store) != migrated)
+        }
+        let reopened = try db.open()
+        #expect(try indexes(reopened) == migrated)
+        #expect(try reopened.rosterSyncState(event: Fixture.event)?.fetched == 0)
+    }
 }
