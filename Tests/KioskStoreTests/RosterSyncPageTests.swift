@@ -182,7 +182,9 @@ struct RosterSyncPageTests {
         #expect(words == 3)  // émile, zola, renamed: the words of the old name are gone
     }
 
-    @Test("the last page's words, written in SQL, are the words the store writes for a row", arguments: StoreKind.allCases)
+    @Test(
+        "the last page's words, written in SQL, are the words the store writes for a row", arguments: StoreKind.allCases
+    )
     func wordsInSQLAreTheStoresWords(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
@@ -210,7 +212,8 @@ struct RosterSyncPageTests {
     /// The index definitions of the kiosk database, as SQLite keeps them.
     func indexes(_ store: SQLiteDoorStore) throws -> [String] {
         try store.database.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         }
     }
 
