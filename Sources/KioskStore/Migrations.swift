@@ -76,7 +76,7 @@ enum Migrations {
             """)
 
     /// Each word of each name, for "smi" finds "Anna Smith". Filled here from `name_key` (words split at
-    /// spaces and hyphens, as `SearchKey.words` does), then kept by the store on every roster write.
+    /// spaces and hyphens, as `SearchKey.wordsSQL` does), then kept by the store on every roster write.
     static let rosterWords = Migration(
         number: 2, name: "roster name words",
         sql: """

@@ -1,13 +1,13 @@
 import KioskCore
 
 /// A page of the server's roster with what the store derives from each row before writing it: the folded
-/// name and e-mail and the name's words. Built outside the store's writer, so the downloader prepares the next
+/// name and e-mail. Built outside the store's writer, so the downloader prepares the next
 /// page while the current one is applied (Foundation's folding of accented names was a tenth of the apply).
 public struct PreparedRosterPage: Sendable {
     public let updates: [RosterUpdate]
     let keys: [SearchKeys]
-    /// A page of a first download (the whole roster, page after page): its guests' name words are not written
-    /// page by page but all at once, sorted, by the transaction of the last page (see `applyRosterPage`).
+    /// A page of a first download (the whole roster, page after page): into an event with no guests, its first
+    /// page drops the search indexes and its last builds them again (`SearchIndexes`).
     public let firstDownload: Bool
 
     public init(_ updates: [RosterUpdate], firstDownload: Bool = false) {
@@ -24,15 +24,14 @@ public struct PreparedRosterPage: Sendable {
     }
 }
 
-/// A roster row's search keys (`SearchKey`): what `roster.name_key`, `roster.email_key` and `roster_words` hold.
+/// A roster row's search keys (`SearchKey`): what `roster.name_key` and `roster.email_key` hold (its name words
+/// are made from `name_key`, by SQL: `SQLiteDoorStore.writeWords`).
 struct SearchKeys: Sendable {
     var name: String
     var email: String
-    var words: [String]
 
     init(_ guest: RosterGuest) {
         name = SearchKey.fold(guest.name)
         email = SearchKey.fold(guest.email)
-        words = SearchKey.words(ofFolded: name).map(String.init)
     }
 }

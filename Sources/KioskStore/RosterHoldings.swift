@@ -74,36 +74,21 @@ struct RosterHoldings {
     }
 }
 
-/// The name words of the roster rows a page writes, inserted together after the rows: sorted by word (the
-/// order of `roster_words`' primary key) and many rows to a statement.
+/// The guests whose name words a transaction writes, made from their roster rows by one statement per event at
+/// its end (`SearchKey.wordsSQL`): sorted as their table is, inside SQLite. (Sorting some 220,000 word rows of a
+/// first download as Swift strings, and binding them, cost more than SQLite's inserts.)
 struct RosterWords {
-    private var byGuest: [RosterHoldings.Key: [String]] = [:]
+    private var ids: [Int64: [String]] = [:]
 
-    /// Rows per multi-row statement; the rest go in one at a time.
-    static let chunk = 64
+    /// The guest's words are made from its row as it stands at `write` (a guest twice in a page gets the later
+    /// row's words).
+    mutating func add(_ id: String, event: Int64) { ids[event, default: []].append(id) }
 
-    /// Sets the guest's words (replacing any set earlier in the page).
-    mutating func set(_ words: [String], for key: RosterHoldings.Key) { byGuest[key] = words }
-
-    func insert(_ db: Database) throws {
-        var rows: [(event: Int64, word: String, guest: String)] = []
-        for (key, words) in byGuest {
-            for word in words { rows.append((key.event, word, key.id)) }
+    func write(_ db: Database) throws {
+        for (event, ids) in ids {
+            // Guest ids are base32 text: nothing in them needs escaping in a JSON string.
+            let list = "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            try db.cachedStatement(sql: SearchKey.wordsSQL).execute(arguments: [event, list])
         }
-        rows.sort { ($0.event, $0.word, $0.guest) < ($1.event, $1.word, $1.guest) }
-        let values = Array(repeating: "(?, ?, ?)", count: Self.chunk).joined(separator: ", ")
-        let many = try db.cachedStatement(sql: "INSERT INTO roster_words (event, word, guest_id) VALUES \(values)")
-        let one = try db.cachedStatement(sql: "INSERT INTO roster_words (event, word, guest_id) VALUES (?, ?, ?)")
-        var start = 0
-        while rows.count - start >= Self.chunk {
-            var arguments: [DatabaseValue] = []
-            arguments.reserveCapacity(3 * Self.chunk)
-            for row in rows[start..<start + Self.chunk] {
-                arguments += [row.event.databaseValue, row.word.databaseValue, row.guest.databaseValue]
-            }
-            try many.execute(arguments: StatementArguments(arguments))
-            start += Self.chunk
-        }
-        for row in rows[start...] { try one.execute(arguments: [row.event, row.word, row.guest]) }
     }
 }

@@ -8,9 +8,7 @@ extension SQLiteDoorStore {
     /// Adds or updates guests (by event and guest id) in one transaction. Guests not in `guests` stay.
     /// A tombstone still wins over an `active` status here.
     public func upsertGuests(_ guests: [RosterGuest], at now: Date = Date()) throws {
-        try write("updating the roster") { db in
-            for guest in guests { try upsert(guest, version: 0, at: now, db) }
-        }
+        try write("updating the roster") { db in try upsert(guests, version: 0, at: now, db) }
     }
 
     /// Cancels a guest: writes a tombstone (the first cancellation's time and reason are kept) and marks
@@ -43,9 +41,7 @@ extension SQLiteDoorStore {
     /// UTF-8 (a file saved as Latin-1) throw `RosterImportError` with their line, and nothing is loaded.
     public func importRoster(csvBytes: [UInt8], tenant: TenantID, event: EventID, at now: Date = Date()) throws -> Int {
         let guests = try RosterCSV.guests(from: csvBytes, tenant: tenant, event: event)
-        try write("importing the roster") { db in
-            for guest in guests { try upsert(guest, version: 0, at: now, db) }
-        }
+        try write("importing the roster") { db in try upsert(guests, version: 0, at: now, db) }
         return guests.count
     }
 
@@ -56,23 +52,23 @@ extension SQLiteDoorStore {
         }
     }
 
-    /// Writes the roster row (with the server's `version`; 0 for a CSV) and its name words. Runs for every row
-    /// of a 100,000-guest download, so its statements take positional arguments (in the order of their
-    /// column lists) and the words go in through a cached statement rather than a record's `insert`, which
-    /// builds a persistence container and looks the table's schema up on every call.
-    func upsert(_ guest: RosterGuest, version: Int64, at now: Date, _ db: Database) throws {
+    /// Writes the roster rows (with the server's `version`; 0 for a CSV) and their name words.
+    func upsert(_ guests: [RosterGuest], version: Int64, at now: Date, _ db: Database) throws {
         var words = RosterWords()
-        try upsert(guest, keys: SearchKeys(guest), version: version, at: now, isNew: false, words: &words, db)
-        try words.insert(db)
+        for guest in guests {
+            try upsert(guest, keys: SearchKeys(guest), version: version, at: now, isNew: false, words: &words, db)
+        }
+        try words.write(db)
     }
 
-    /// Writes the roster row and deletes its old name words; its new words go into `words`, to be inserted
-    /// with the rest of a page, unless `wordsLater` (a first download's page: `writeMissingWords` writes them).
-    /// `isNew`: the kiosk has no row for the guest, hence no words to delete (a word row needs its roster row: a
-    /// foreign key).
+    /// Writes the roster row and deletes its old name words; its new words are made from the row by
+    /// `words.write`, with the rest of the transaction's. `isNew`: the kiosk has no row for the guest, hence no
+    /// words to delete. Runs for every row of a 100,000-guest download, so its statements take positional
+    /// arguments (in the order of their column lists) rather than a record's `insert`, which builds a
+    /// persistence container and looks the table's schema up on every call.
     func upsert(
         _ guest: RosterGuest, keys: SearchKeys, version: Int64, at now: Date, isNew: Bool,
-        words: inout RosterWords, wordsLater: Bool = false, _ db: Database
+        words: inout RosterWords, _ db: Database
     ) throws {
         let event = Int64(guest.event.rawValue)
         let id = guest.guest.text
@@ -94,6 +90,6 @@ extension SQLiteDoorStore {
             try db.cachedStatement(sql: "DELETE FROM roster_words WHERE event = ? AND guest_id = ?")
                 .execute(arguments: [event, id])
         }
-        if !wordsLater { words.set(keys.words, for: RosterHoldings.Key(event: event, id: id)) }
+        words.add(id, event: event)
     }
 }

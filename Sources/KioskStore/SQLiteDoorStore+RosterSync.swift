@@ -77,10 +77,9 @@ extension SQLiteDoorStore {
             }
         }
         let updates = page.updates
-        // The last page of a first download writes every guest's name words, selected from the roster: they
-        // cannot break their foreign key, which would cost a probe per word row.
-        let last = page.firstDownload && state.complete
-        let applied = try write("applying a roster page", durability: .normal, foreignKeys: !last) { db in
+        // A page's name words are selected from its roster rows (`RosterWords`): they cannot break their foreign
+        // key, which would cost a probe per word row.
+        let applied = try write("applying a roster page", durability: .normal, foreignKeys: false) { db in
             // Each page dirties some 1,400 index pages (names, e-mails and words land all over their indexes):
             // checkpointing after every page, as the default 1,000-page threshold does, wrote them to the
             // database file and synced it 200 times in a first download.
@@ -102,7 +101,7 @@ extension SQLiteDoorStore {
                 }
                 try upsert(
                     update.guest, keys: keys, version: update.version, at: now, isNew: version == nil,
-                    words: &words, wordsLater: page.firstDownload, db)
+                    words: &words, db)
                 held.versions[key] = update.version
                 let arguments: StatementArguments = [key.event, key.id]
                 if update.guest.status == .cancelled {
@@ -155,11 +154,8 @@ extension SQLiteDoorStore {
                     held.ownScans[key] = nil
                 }
             }
-            try words.insert(db)
-            if last {
-                try Self.writeMissingWords(event: state.event, db)
-                try SearchIndexes.create(db)
-            }
+            try words.write(db)
+            if page.firstDownload && state.complete { try SearchIndexes.create(db) }
             try Self.saveRosterSyncState(db, state)
             return result
         }
@@ -176,19 +172,6 @@ extension SQLiteDoorStore {
             }
         }
         return applied
-    }
-
-    /// The name words of every guest of `event` who has none, written in one statement inside SQLite, sorted as
-    /// their table is: what a first download's pages left out. Each word row costs two B-tree inserts and a
-    /// foreign-key probe; written page by page they landed all over both B-trees (two thirds of a
-    /// 100,000-guest download's apply), and sorted in Swift the 400,000 rows' strings cost more than SQLite's
-    /// inserts. A download cut off before its last page leaves its guests without words (a name search finds
-    /// them by name and e-mail prefix only) until the download completes.
-    /// (The guests with words are read once, not probed per guest: their index may be dropped.)
-    static func writeMissingWords(event: EventID, _ db: Database) throws {
-        try db.execute(
-            sql: SearchKey.wordsSQL(filter: "r.guest_id NOT IN (SELECT guest_id FROM roster_words WHERE event = ?1)"),
-            arguments: [Int64(event.rawValue)])
     }
 
     /// Whether the kiosk holds any guest of `event`.

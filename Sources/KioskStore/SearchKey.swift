@@ -14,24 +14,14 @@ enum SearchKey {
         return folded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// The words of a folded name, split at spaces and hyphens ("mary-jane o'neil": mary, jane, o'neil), as
-    /// Unicode scalars: the same words SQLite's `instr` and `substr` give (`wordsSQL`, and migration 2).
-    static func words(ofFolded key: String) -> Set<Substring> {
-        // In ASCII every byte is a scalar, so splitting the bytes is splitting the scalars.
-        if isASCII(key) {
-            return Set(key.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2D }).map { Substring($0) })
-        }
-        return Set(key.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "-" }).map { Substring($0) })
-    }
-
-    /// `words(ofFolded:)` in SQL, for the rows of `roster AS r` that `filter` (SQL over `r`) selects: a
-    /// statement that writes their name words, sorted as `roster_words` is (its rows append), in one pass inside
-    /// SQLite. `?` is the event.
-    static func wordsSQL(filter: String) -> String {
-        """
+    /// The statement that writes the name words of the roster rows of event `?1` whose guest ids the JSON array
+    /// `?2` lists: each folded name split at spaces and hyphens ("mary-jane o'neil": mary, jane, o'neil), as
+    /// Unicode scalars (SQLite's `instr` and `substr`; migration 2 splits the same way), inserted sorted as
+    /// `roster_words` is, in one pass inside SQLite. Words a guest already has are kept.
+    static let wordsSQL = """
         WITH RECURSIVE split (guest_id, word, rest) AS (
-            SELECT r.guest_id, '', replace(r.name_key, '-', ' ') || ' ' FROM roster AS r
-            WHERE r.event = ?1 AND \(filter)
+            SELECT r.guest_id, '', replace(r.name_key, '-', ' ') || ' '
+            FROM json_each(?2) AS j CROSS JOIN roster AS r ON r.event = ?1 AND r.guest_id = j.value
             UNION ALL
             SELECT guest_id, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
             FROM split WHERE rest <> ''
@@ -39,7 +29,6 @@ enum SearchKey {
         INSERT OR IGNORE INTO roster_words (event, word, guest_id)
         SELECT ?1, word, guest_id FROM split WHERE word <> '' ORDER BY word, guest_id
         """
-    }
 
     static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 

@@ -48,10 +48,10 @@ enum OldKioskDatabase {
                     guest.partySize, guest.notes,
                 ])
             guard try db.tableExists("roster_words") else { return }
-            for word in SearchKey.words(ofFolded: SearchKey.fold(guest.name)) {
+            for word in NameWordsModel.words(of: guest.name) {
                 try db.execute(
                     sql: "INSERT INTO roster_words (event, word, guest_id) VALUES (?, ?, ?)",
-                    arguments: [guest.event.rawValue, String(word), guest.guest.text])
+                    arguments: [guest.event.rawValue, word, guest.guest.text])
             }
         }
     }

@@ -146,9 +146,9 @@ struct RosterSyncPageTests {
     }
 
     @Test(
-        "a first download writes its guests' name words with its last page, every guest's and only the new ones",
+        "a first download writes its guests' name words with each page; a renamed guest's old words go",
         arguments: StoreKind.allCases)
-    func firstDownloadWritesWordsAtItsLastPage(_ kind: StoreKind) throws {
+    func firstDownloadWritesWordsWithEachPage(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
         // A guest the kiosk already had (an earlier roster), renamed by the download: its old words go.
@@ -159,33 +159,32 @@ struct RosterSyncPageTests {
         let first = [Fixture.anna, Fixture.bob, renamed].map { update($0, 1) }
         try store.applyRosterPage(
             PreparedRosterPage(first, firstDownload: true), state: incomplete, at: Fixture.time(1))
-
-        // Before the last page: the download's guests are found by name prefix, not yet by a later word.
-        #expect(try names(store, "anna").count == 1)
-        #expect(try names(store, "renamed").isEmpty && names(store, "emile") == ["Émile Zola-Renamed"])
+        // Before the last page: the download's guests are found by any word of their names already.
+        #expect(try names(store, "renamed") == ["Émile Zola-Renamed"] && names(store, "jones") == ["Bob Jones"])
+        #expect(try names(store, "martin").isEmpty)
 
         incomplete.complete = true
         incomplete.nextPage = nil
         try store.applyRosterPage(
             PreparedRosterPage([update(Fixture.carla, 1)], firstDownload: true), state: incomplete,
             at: Fixture.time(2))
-
         for guest in [Fixture.anna, Fixture.bob, renamed, Fixture.carla] {
-            let lastWord = String(guest.name.split(separator: " ").last!.split(separator: "-").last!)
-            #expect(try names(store, lastWord).contains(guest.name), "\(guest.name) by '\(lastWord)'")
+            #expect(try wordsOf(store, guest) == NameWordsModel.words(of: guest.name), "\(guest.name)")
         }
         #expect(try names(store, "zola") == ["Émile Zola-Renamed"])
-        let words = try store.database.read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM roster_words WHERE guest_id = ?", arguments: [renamed.guest.text])
-        }
-        #expect(words == 3)  // émile, zola, renamed: the words of the old name are gone
     }
 
-    @Test(
-        "the last page's words, written in SQL, are the words the store writes for a row", arguments: StoreKind.allCases
-    )
-    func wordsInSQLAreTheStoresWords(_ kind: StoreKind) throws {
+    func wordsOf(_ store: SQLiteDoorStore, _ guest: RosterGuest) throws -> Set<String> {
+        try store.database.read { db in
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT word FROM roster_words WHERE event = ? AND guest_id = ?",
+                    arguments: [guest.event.rawValue, guest.guest.text]))
+        }
+    }
+
+    @Test("name words, made in SQL, are the model's for awkward names", arguments: StoreKind.allCases)
+    func wordsInSQLAreTheModels(_ kind: StoreKind) throws {
         let db = try TestDatabase(kind)
         let store = try db.open()
         let names = [
@@ -194,19 +193,19 @@ struct RosterSyncPageTests {
         ]
         let guests = names.enumerated().map { Fixture.guest(UInt8(100 + $0.offset), $0.element) }
         try store.upsertGuests(guests)
-        func words() throws -> [[String]] {
-            try store.database.read { db in
-                try Row.fetchAll(db, sql: "SELECT guest_id, word FROM roster_words ORDER BY guest_id, word")
-                    .map { [$0[0], $0[1]] }
-            }
+        for guest in guests {
+            #expect(try wordsOf(store, guest) == NameWordsModel.words(of: guest.name), "\(guest.name)")
         }
-        let fromSwift = try words()
-        #expect(fromSwift.count >= 2 * names.count)
-        try store.database.write { db in
-            try db.execute(sql: "DELETE FROM roster_words")
-            try SQLiteDoorStore.writeMissingWords(event: Fixture.event, db)
+        // The same through a roster page.
+        let renamed = guests.map { guest in
+            var renamed = guest
+            renamed.name = "x-" + guest.name
+            return update(renamed, 1)
         }
-        #expect(try words() == fromSwift)
+        try store.applyRosterPage(renamed, state: Self.state, at: Fixture.time(1))
+        for guest in guests {
+            #expect(try wordsOf(store, guest) == NameWordsModel.words(of: "x-" + guest.name), "\(guest.name)")
+        }
     }
 
     /// The index definitions of the kiosk database, as SQLite keeps them.

@@ -127,10 +127,10 @@ struct SearchKeyTests {
         }
     }
 
-    @Test("words split ASCII and other keys at spaces and hyphens")
+    @Test("the model of name words splits ASCII and other keys at spaces and hyphens")
     func words() {
-        #expect(SearchKey.words(ofFolded: "mary-jane o'neil 12") == ["mary", "jane", "o'neil", "12"])
-        #expect(SearchKey.words(ofFolded: "-a--b ") == ["a", "b"])
-        #expect(SearchKey.words(ofFolded: "łukasz-søren") == ["łukasz", "søren"])
+        #expect(NameWordsModel.words(ofFolded: "mary-jane o'neil 12") == ["mary", "jane", "o'neil", "12"])
+        #expect(NameWordsModel.words(ofFolded: "-a--b ") == ["a", "b"])
+        #expect(NameWordsModel.words(ofFolded: "łukasz-søren") == ["łukasz", "søren"])
     }
 }
