@@ -1,8 +1,13 @@
 internal import COpenSSL
 
 /// AES-256-GCM over fixed-size pages whose last `reservedBytes` bytes are kept for it: the rest of the page is
-/// encrypted in place, and the tail holds a fresh random 96-bit nonce, the 128-bit tag and a 4-byte format mark
-/// (authenticated as additional data). The kiosk's encrypted SQLite pages use it; SQLite leaves the tail alone
+/// encrypted in place, and the tail holds the 96-bit nonce, the 128-bit tag and a 4-byte format mark
+/// (authenticated as additional data).
+///
+/// Nonces: each cipher draws a random 96-bit start and counts up from it, one per page sealed, so no two seals of
+/// one cipher share a nonce, and two ciphers under one key (each connection, each process) collide only if their
+/// runs of nonces overlap: with a million ciphers sealing a billion pages each, about 10⁻⁸. A random nonce per
+/// page (`RAND_bytes`) cost 1.4 µs of a 2.4 µs seal, and an admit seals some 16 pages with its checkpoint share. The kiosk's encrypted SQLite pages use it; SQLite leaves the tail alone
 /// because the database is created with that many reserved bytes per page.
 ///
 /// Owns two OpenSSL contexts (`EVP_CIPHER_CTX`), keyed once: one owner uses it from one thread at a time.
@@ -16,6 +21,8 @@ public final class PageCipher {
 
     private let sealing: OpaquePointer
     private let opening: OpaquePointer
+    /// The next seal's nonce (little-endian counter).
+    private let nextNonce = UnsafeMutablePointer<UInt8>.allocate(capacity: nonceBytes)
 
     /// A cipher under a 32-byte AES-256 key. The corresponding C functions are `EVP_CIPHER_CTX_new` and
     /// `EVP_EncryptInit_ex`/`EVP_DecryptInit_ex` with `EVP_aes_256_gcm`.
@@ -30,11 +37,22 @@ public final class PageCipher {
         self.opening = opening
         try openssl("EVP_EncryptInit_ex") { EVP_EncryptInit_ex(sealing, EVP_aes_256_gcm(), nil, key, nil) }
         try openssl("EVP_DecryptInit_ex") { EVP_DecryptInit_ex(opening, EVP_aes_256_gcm(), nil, key, nil) }
+        try openssl("RAND_bytes") { [nextNonce] in RAND_bytes(nextNonce, Int32(Self.nonceBytes)) }
     }
 
     deinit {
         EVP_CIPHER_CTX_free(sealing)
         EVP_CIPHER_CTX_free(opening)
+        nextNonce.deallocate()
+    }
+
+    /// Takes the next nonce into `nonce` and counts on (wrapping after 2⁹⁶ seals, which no kiosk reaches).
+    private func takeNonce(into nonce: UnsafeMutablePointer<UInt8>) {
+        nonce.update(from: nextNonce, count: Self.nonceBytes)
+        for index in 0..<Self.nonceBytes {
+            nextNonce[index] &+= 1
+            if nextNonce[index] != 0 { break }
+        }
     }
 
     /// Encrypts `page` in place: all but its last `reservedBytes`, which receive the nonce, tag and mark.
@@ -46,7 +64,7 @@ public final class PageCipher {
         let tag = nonce + Self.nonceBytes
         let mark = tag + Self.tagBytes
         for (index, byte) in Self.mark.enumerated() { mark[index] = byte }
-        try openssl("RAND_bytes") { RAND_bytes(nonce, Int32(Self.nonceBytes)) }
+        takeNonce(into: nonce)
         var length: Int32 = 0
         try openssl("EVP_EncryptInit_ex (nonce)") { EVP_EncryptInit_ex(sealing, nil, nil, nil, nonce) }
         try openssl("EVP_EncryptUpdate (mark)") { EVP_EncryptUpdate(sealing, nil, &length, mark, 4) }
