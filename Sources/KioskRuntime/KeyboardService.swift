@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 
 /// Staff's keyboard as a service: keys to the door loop until the end of input or shutdown; the terminal is
-/// restored and the reading thread joined before it returns.
+/// restored and the reading thread joined when input ends, and the service returns at shutdown.
 final class KeyboardService: Service {
     private let keyboard: KeyboardInput
     private let inbox: DoorInbox
@@ -19,5 +19,6 @@ final class KeyboardService: Service {
             named: "keyboard", body: { keyboard.read { inbox.post(.key($0)) } },
             stop: { keyboard.stop() })
         keyboard.restore()
+        await ReplaySourceService.stayUntilShutdown()
     }
 }

@@ -26,8 +26,17 @@ public enum ChildProcess {
     public static func run(_ executable: String, _ arguments: [String], in folder: String) throws -> (
         status: Int32, out: String, err: String
     ) {
+        try run(path: productsFolder + "/" + executable, arguments, in: folder)
+    }
+
+    /// Runs the program at `path`, as `run` does. Both pipes are read at once (standard error on a thread of its
+    /// own): a child that fills one pipe's 64 KiB while the other is being read would otherwise wait forever.
+    @discardableResult
+    public static func run(path: String, _ arguments: [String], in folder: String) throws -> (
+        status: Int32, out: String, err: String
+    ) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: productsFolder + "/" + executable)
+        p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
         p.currentDirectoryURL = URL(fileURLWithPath: folder)
         let out = Pipe()
@@ -36,8 +45,9 @@ public enum ChildProcess {
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         try p.run()
+        let errorText = PipeReader(err.fileHandleForReading)
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        let e = errorText.wait()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
@@ -55,5 +65,23 @@ public enum ChildProcess {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own (not the cooperative pool's).
+private final class PipeReader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import KioskRuntime
 import KioskStore
+import TestSupport
 import Testing
 
 /// The kiosk running live (no --replay): frames from the configured source at its rate, keys from standard
@@ -43,12 +44,14 @@ import Testing
         p.standardOutput = output
         p.standardError = errors
         try p.run()
-        Thread.sleep(forTimeInterval: 2)
+        let text = PipeText(errors)
+        // The replayed frames' guest first, then the typed code: each step waits for the screen to show it.
+        #expect(text.wait(timeout: 60) { $0.contains("WELCOME") }, "no camera check-in: \(text.text)")
         input.fileHandleForWriting.write(Data((typed.guest.displayCode + "\n").utf8))
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(text.wait(timeout: 60) { $0.contains(typed.name) }, "the typed code was not decided: \(text.text)")
         p.terminate()  // SIGTERM: graceful shutdown
         p.waitUntilExit()
-        let screen = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let screen = text.whole()
         #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(screen)")
         let checkIns = try store.checkIns(event: .init(4711))
         #expect(checkIns.count == 2, "\(screen)")
