@@ -187,14 +187,16 @@ let package = Package(
             name: "checkin-server",
             dependencies: [
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinMail",
-                "KioskCore", "TestSupport",
+                "KioskCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The tests' crash runs (FaultInjection.swift): debug builds only, never in a shipped binary.
+            swiftSettings: [.define("CHECKIN_FAULT_INJECTION", .when(configuration: .debug))]
         ),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),

@@ -182,6 +182,12 @@ public protocol CheckinRepository: Sendable {
     /// Replaces the admin token (its SHA-256, hex).
     func setAdminTokenHash(_ hash: String, at time: Date) async throws
     func adminTokenHash() async throws -> String?
+
+    // MARK: Readiness
+
+    /// The schema steps this server knows and those the database has applied (`GET /readyz`); throws when the
+    /// database does not answer.
+    func schemaStatus() async throws -> SchemaStatus
 }
 
 extension CheckinRepository {

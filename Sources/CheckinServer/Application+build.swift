@@ -69,6 +69,7 @@ public func buildRouter(
     // First: the route's body limit holds before any route or authenticator reads a byte.
     router.add(middleware: BodyLimitMiddleware(limits: limits))
     let scope = TenantScope(repository: repository, clock: clock)
+    HealthController(repository: repository).addRoutes(to: router)
     EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)
     let device = router.group("v1").add(middleware: DeviceAuthenticator(repository: repository, clock: clock))
     EventController(scope: scope, clock: clock).addRoutes(to: device)

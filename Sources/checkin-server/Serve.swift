@@ -85,11 +85,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...32).contains(issuanceWorkers) else {
             throw ValidationError("--issuance-workers must be from 0 to 32")
         }
-        if let step = ProcessInfo.processInfo.environment["CHECKIN_FAULT_CRASH_AFTER_STEP"],
-            IssuanceStep(rawValue: step) == nil
-        {
-            throw ValidationError("CHECKIN_FAULT_CRASH_AFTER_STEP '\(step)' is not one of sign, render, store, email")
-        }
+        _ = try FaultInjection.crashAfterStep()
     }
 
     func run() async throws {
@@ -122,8 +118,7 @@ struct Serve: AsyncParsableCommand {
                 mailer: relay)
             var workers: [any Service] = []
             if issuanceWorkers > 0 {
-                let crash = ProcessInfo.processInfo.environment["CHECKIN_FAULT_CRASH_AFTER_STEP"]
-                    .flatMap(IssuanceStep.init)
+                let crash = try? FaultInjection.crashAfterStep()
                 workers.append(
                     PassIssuanceWorker(
                         repository: repository, steps: steps, workers: issuanceWorkers,

@@ -28,10 +28,14 @@ struct ServeCommandTests {
         let code = try CommandLineTests.run(["enrolment-code", "--event", "1"], in: folder).out
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let port = Int.random(in: 20_000..<40_000)
+        // Port 0: the system chooses a free one, which the server writes to its port file once it listens.
+        let portFile = folder + "/port"
         let server = Process()
         server.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/checkin-server")
-        server.arguments = ["serve", "--port", "\(port)", "--tls-certificate", "server.pem", "--tls-key", "server.key"]
+        server.arguments = [
+            "serve", "--port", "0", "--port-file", portFile, "--tls-certificate", "server.pem", "--tls-key",
+            "server.key",
+        ]
         server.currentDirectoryURL = URL(fileURLWithPath: folder)
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
@@ -40,19 +44,23 @@ struct ServeCommandTests {
             server.terminate()
             server.waitUntilExit()
         }
-        let body = #"{"code":"\#(code)","door":"North","kioskVersion":"1.0.0"}"#
-        var answer = ""
+        var port = 0
         for _ in 0..<100 {  // up to 10 s for the server to listen
-            let r = try Self.shell(
-                """
-                curl -sS --cacert ca.pem -H 'Content-Type: application/json' -d '\(body)' https://localhost:\(port)/v1/enrolments/redeem
-                """, in: folder)
-            if r.status == 0 {
-                answer = r.out
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let listening = Int(text.dropLast()) {
+                port = listening
                 break
             }
             try await Task.sleep(for: .milliseconds(100))
         }
+        try #require(port > 0, "checkin-server serve --port 0 wrote no port file")
+        let body = #"{"code":"\#(code)","door":"North","kioskVersion":"1.0.0"}"#
+        // The port file is written once the server listens: one request, no retry.
+        let redeemed = try Self.shell(
+            """
+            curl -sS --cacert ca.pem -H 'Content-Type: application/json' -d '\(body)' https://localhost:\(port)/v1/enrolments/redeem
+            """, in: folder)
+        #expect(redeemed.status == 0, "\(redeemed.out)")
+        let answer = redeemed.out
         #expect(answer.contains("\"token\":\"kt_"), "\(answer)")
         // The database keeps the token's SHA-256, never the token.
         let token = try APICoding.decoder().decode(Enrolment.self, from: Data(answer.utf8)).token
