@@ -163,14 +163,21 @@ struct Serve: AsyncParsableCommand {
         }
         logger.info(
             "serving \(options.storeDescription) on \(tlsCertificate == nil ? "http" : "https")://\(host):\(port)")
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        var group = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Requests in flight and the workers' current steps get this long; then everything is cancelled (a
+        // step cut short is done again at the next start: each step commits on its own).
+        group.maximumGracefulShutdownDuration = Self.shutdownLimit
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 }
 
 extension Serve {
+    /// How long a graceful shutdown (SIGTERM, SIGINT) may take before the rest is cancelled; under systemd's
+    /// default stop timeout of 90 s.
+    static let shutdownLimit = Duration.seconds(15)
+
     /// The relay named by the SMTP options, or nil without `--smtp-url`; a wrong option is a clear error.
     func mailer() throws -> RelayMailer? {
         guard let smtpURL else { return nil }

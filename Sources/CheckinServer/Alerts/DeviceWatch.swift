@@ -96,7 +96,7 @@ public struct DeviceWatch: Service {
                 // The database went away for a moment: say so, look again at the next interval.
                 logger.error("device watch: \(error)")
             }
-            do { try await Task.sleep(for: interval) } catch { return }
+            do { try await sleepUntilShutdown(for: interval) } catch { return }
         }
     }
 }

@@ -91,13 +91,13 @@ public struct PassIssuanceWorker: Service {
                     let seconds = max(0, due.timeIntervalSince(clock.now()))
                     wait = min(wait, .milliseconds(Int64(seconds * 1000)))
                 }
-                try await Task.sleep(for: max(wait, .milliseconds(20)))
+                try await sleepUntilShutdown(for: max(wait, .milliseconds(20)))
             } catch is CancellationError {
                 return
             } catch {
                 // The database went away for a moment: say so and try again, never stop issuing.
                 logger.error("pass issuance: \(error)")
-                try await Task.sleep(for: pollInterval)
+                do { try await sleepUntilShutdown(for: pollInterval) } catch { return }
             }
         }
     }

@@ -1,0 +1,44 @@
+import CheckinCore
+import CheckinServer
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// The server's background workers in a service group: a graceful shutdown wakes them from their wait
+/// between rounds, on every store.
+@Suite("Workers and graceful shutdown")
+struct WorkerShutdownTests {
+    @Test(arguments: RepositoryFactory.all)
+    func workersWaitingTenMinutesStopAtOnceOnShutdown(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        var quiet = Logger(label: "workers")
+        quiet.logLevel = .critical
+        let steps = PassIssuanceTests.steps(h, folder: RepositoryFactory.temporaryFolder())
+        let issuance = PassIssuanceWorker(
+            repository: h.repository, steps: steps, clock: h.clock, pollInterval: .seconds(600), logger: quiet)
+        let watch = DeviceWatch(
+            repository: h.repository,
+            sender: OfflineAlertSender(repository: h.repository, mailer: nil, publicURL: "https://checkin.test"),
+            clock: h.clock, interval: .seconds(600), logger: quiet)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: issuance), .init(service: watch)], gracefulShutdownSignals: [],
+                logger: quiet))
+        let clock = ContinuousClock()
+        let stopped = try await withThrowingTaskGroup(of: Duration.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return .zero
+            }
+            // Both have run a round and are waiting (the watch looked once, issuance found nothing due).
+            try await Task.sleep(for: .milliseconds(500))
+            let start = clock.now
+            await group.triggerGracefulShutdown()
+            _ = try await tasks.next()
+            return clock.now - start
+        }
+        // Before: each slept its whole interval, 10 minutes, through the shutdown.
+        #expect(stopped < .seconds(30), "the workers took \(stopped) to stop")
+    }
+}
