@@ -115,7 +115,7 @@ let package = Package(
         // The check-in server (docs/SYNC.md, docs/api/openapi.yaml): wire types, the domain and its one storage
         // protocol (no C, no I/O), the SQLite repository on GRDB, the Hummingbird application.
         .target(name: "CheckinAPI"),
-        .target(name: "CheckinCore", dependencies: ["KioskCore"]),
+        .target(name: "CheckinCore", dependencies: ["KioskCore", "KioskCSV"]),
         .target(
             name: "CheckinSQLite",
             dependencies: ["CheckinCore", "KioskCore", "KioskSystem", .product(name: "GRDB", package: "GRDB.swift")]
@@ -230,7 +230,7 @@ let package = Package(
             name: "CheckinServerTests",
             dependencies: [
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
-                "CheckinMail", "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
+                "CheckinMail", "KioskCore", "KioskCSV", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

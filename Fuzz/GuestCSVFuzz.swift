@@ -1,5 +1,5 @@
 // libFuzzer entry point for the server's guest CSV import (`GuestCSV.parse`), which reads what an organizer
-// uploads. Built by `Fuzz/run.sh guest-csv` against fuzz builds of CheckinCore and KioskCore.
+// uploads. Built by `Fuzz/run.sh guest-csv` against fuzz builds of CheckinCore, KioskCSV and KioskCore.
 
 import CheckinCore
 

@@ -25,7 +25,9 @@ private func quotedCSV(_ records: [CSVReader.Record]) -> String {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func rosterCSVFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let lineCount = text.utf8.count(where: { $0 == UInt8(ascii: "\n") }) + 1
+    // Lines end with LF, CRLF or a lone CR (a file from an old Mac), as the reader counts them.
+    let bytes = Array(text.utf8)
+    let lineCount = bytes.indices.count(where: { CSVReader.endsLine(bytes, at: $0) }) + 1
     if let records = try? CSVReader.records(in: text) {
         // Records start on increasing lines that exist, and survive a write with every field quoted.
         let lines = records.map(\.line)

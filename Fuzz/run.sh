@@ -99,7 +99,7 @@ build() {
         harness=(Fuzz/RosterPageFuzz.swift Sources/CheckinAPI/*.swift) ;;
     guest-csv)
         module CheckinCore
-        harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore KioskCore)) ;;
+        harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore KioskCSV KioskCore)) ;;
     png | jpeg | pgm)
         module KioskImageIO
         local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")

@@ -1,7 +1,10 @@
 import Foundation
+import KioskCSV
 import KioskCore
 
-/// Guests from CSV (RFC 4180: quoted fields, doubled quotes, commas and line breaks inside quotes).
+/// Guests from CSV (RFC 4180: quoted fields, doubled quotes, commas and line breaks inside quotes), read by the
+/// kiosk's own reader (`CSVReader`), so a file means the same on the server and at a door: UTF-8 only (Latin-1,
+/// Windows-1252, UTF-16 and NUL bytes are refused with their line), lines ending in LF, CRLF or a lone CR.
 ///
 /// The first line names the columns: `name` is required; `guest_id` (or `code`), `email`, `phone`,
 /// `party_size`, `access_type`, `notes` (or `check_in_note`), `arrival_alert` and `status` (`active` or `cancelled`)
@@ -26,11 +29,15 @@ public enum GuestCSV {
     ]
 
     /// The guests of `text`, or every problem found.
-    public static func parse(_ text: String) -> Result<[NewGuest], ParseFailure> {
-        let records: [(line: Int, fields: [String])]
-        switch Self.records(of: text) {
-        case .success(let r): records = r
-        case .failure(let problem): return .failure(ParseFailure(problems: [problem]))
+    public static func parse(_ text: String) -> Result<[NewGuest], ParseFailure> { parse(bytes: Array(text.utf8)) }
+
+    /// The guests of a file's bytes as uploaded, or every problem found.
+    public static func parse(bytes: [UInt8]) -> Result<[NewGuest], ParseFailure> {
+        let records: [CSVReader.Record]
+        do {
+            records = try CSVReader.records(in: bytes)
+        } catch {
+            return .failure(ParseFailure(problems: [Problem(line: error.line, message: error.problem)]))
         }
         guard let header = records.first else {
             return .failure(
@@ -116,73 +123,5 @@ public enum GuestCSV {
     public struct ParseFailure: Error, Equatable, Sendable, CustomStringConvertible {
         public var problems: [Problem]
         public var description: String { problems.map(\.description).joined(separator: "\n") }
-    }
-
-    /// Splits RFC 4180 text into records, each with the line number it starts on.
-    static func records(of text: String) -> Result<[(line: Int, fields: [String])], Problem> {
-        var records: [(line: Int, fields: [String])] = []
-        var fields: [String] = []
-        var field = ""
-        var line = 1
-        var recordLine = 1
-        var inQuotes = false
-        var quoteLine = 1
-        var chars = Array(text.unicodeScalars)
-        if chars.first == "\u{FEFF}" { chars.removeFirst() }
-        var i = 0
-        var atFieldStart = true
-        while i < chars.count {
-            let c = chars[i]
-            if inQuotes {
-                if c == "\"" {
-                    if i + 1 < chars.count, chars[i + 1] == "\"" {
-                        field.unicodeScalars.append("\"")
-                        i += 1
-                    } else {
-                        inQuotes = false
-                    }
-                } else {
-                    if c == "\n" { line += 1 }
-                    field.unicodeScalars.append(c)
-                }
-            } else if c == "\"" && atFieldStart {
-                inQuotes = true
-                quoteLine = line
-            } else if c == "\"" {
-                return .failure(
-                    Problem(
-                        line: line,
-                        message: "a quote inside an unquoted field; quote the whole field and double the quote (\"\")"))
-            } else if c == "," {
-                fields.append(field)
-                field = ""
-                atFieldStart = true
-                i += 1
-                continue
-            } else if c == "\r" || c == "\n" {
-                if c == "\r", i + 1 < chars.count, chars[i + 1] == "\n" { i += 1 }
-                fields.append(field)
-                records.append((recordLine, fields))
-                fields = []
-                field = ""
-                line += 1
-                recordLine = line
-                atFieldStart = true
-                i += 1
-                continue
-            } else {
-                field.unicodeScalars.append(c)
-            }
-            atFieldStart = false
-            i += 1
-        }
-        if inQuotes {
-            return .failure(Problem(line: quoteLine, message: "a quoted field that never ends"))
-        }
-        if !field.isEmpty || !fields.isEmpty {
-            fields.append(field)
-            records.append((recordLine, fields))
-        }
-        return .success(records)
     }
 }

@@ -2,7 +2,7 @@ extension CSVReader {
     /// Refuses bytes that are not UTF-8 text before they are split into fields, naming the first bad line:
     /// a NUL byte (a field would be cut short by C code and SQLite), bytes that are not UTF-8 (a roster saved
     /// as Latin-1 or Windows-1252 would be stored with replacement characters), or UTF-16 text.
-    static func checkText(_ bytes: some Collection<UInt8>) throws(RosterImportError) {
+    static func checkText(_ bytes: [UInt8]) throws(RosterImportError) {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             throw RosterImportError(
                 line: 1,
@@ -26,12 +26,12 @@ extension CSVReader {
                     + "UTF-8 (the file may be Latin-1 or Windows-1252): save the file as UTF-8 (in a spreadsheet: CSV "
                     + "UTF-8) and import it again")
         }
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
+        for (i, byte) in bytes.enumerated() {
+            if endsLine(bytes, at: i) {
                 try checkLine()
                 lineBytes.removeAll(keepingCapacity: true)
                 line += 1
-            } else {
+            } else if byte != UInt8(ascii: "\r") {
                 lineBytes.append(byte)
             }
         }

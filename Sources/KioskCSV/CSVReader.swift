@@ -1,5 +1,7 @@
-/// Splits RFC 4180 CSV text into records of fields: fields separated by commas, records by CRLF or LF,
-/// quoted fields (`"a, ""b"""`) may hold commas, doubled quotes and line breaks. A leading UTF-8 byte order
+/// Splits RFC 4180 CSV text into records of fields: fields separated by commas, records by CRLF, LF or a lone
+/// CR (a file from an old Mac), quoted fields (`"a, ""b"""`) may hold commas, doubled quotes and line breaks;
+/// text after a closing quote is refused. The one CSV reader of the package: the kiosk's roster (`RosterCSV`)
+/// and the server's guest import (`GuestCSV`) both read through it. A leading UTF-8 byte order
 /// mark and blank lines are skipped. Each record carries the line number it starts on. The bytes must be UTF-8
 /// text without NUL bytes (`checkText`): anything else is refused with its line, never stored altered.
 public struct CSVReader {
@@ -63,7 +65,7 @@ public struct CSVReader {
                         i += 1
                         break
                     }
-                    if bytes[i] == UInt8(ascii: "\n") { line += 1 }
+                    if Self.endsLine(bytes, at: i) { line += 1 }
                     field.append(bytes[i])
                     i += 1
                 }
@@ -75,7 +77,7 @@ public struct CSVReader {
                 i += 1
             case UInt8(ascii: "\r") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\n"):
                 i += 1  // the LF ends the record
-            case UInt8(ascii: "\n"):
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 endRecord()
                 line += 1
                 recordLine = line
@@ -90,5 +92,11 @@ public struct CSVReader {
         }
         if !field.isEmpty || !fields.isEmpty || quoted { endRecord() }
         return records
+    }
+
+    /// Whether the byte at `i` ends a line: a LF, or a CR not followed by one.
+    static func endsLine(_ bytes: [UInt8], at i: Int) -> Bool {
+        bytes[i] == UInt8(ascii: "\n")
+            || (bytes[i] == UInt8(ascii: "\r") && (i + 1 == bytes.count || bytes[i + 1] != UInt8(ascii: "\n")))
     }
 }

@@ -1,5 +1,6 @@
 import CheckinCore
 import Foundation
+import KioskCSV
 import KioskCore
 import Testing
 
@@ -135,5 +136,49 @@ struct GuestCSVTests {
         }
         #expect(failure.problems.map(\.line) == [3, 5])
         #expect(failure.problems[1].message.contains("party_size"))
+    }
+
+    static let (a, b, c) = ("NOU3WYMHOVZQ4Q2T", "HHQ5P4QJWF4W4XCA", "GEZDGNBVGY3TQOJQ")
+    /// (name, the file's bytes, the line both must refuse, or nil when both accept it)
+    static let readerCases: [(String, [UInt8], Int?)] = {
+        let text: [(String, String, Int?)] = [
+            ("a lone CR ends a line (an old Mac's file)", "guest_id,name\r\(a),Ada\r\(b),Bob\r", nil),
+            ("CR, LF and CRLF mixed", "guest_id,name\r\n\(a),Ada\n\(b),Bob\r\(c),Cy\r\n", nil),
+            ("a BOM and blank lines", "\u{FEFF}guest_id,name\n\n\(a),Ada\r\n\r\n\(b),Bob\n", nil),
+            ("a quoted name over two lines", "guest_id,name\n\(a),\"Ada\rLovelace\"\n\(b),Bob\n", nil),
+            ("text after a closing quote", "guest_id,name\r\(a),\"Ada\"x\n", 2),
+            ("a quote inside an unquoted field", "guest_id,name\n\(a),A\"da\n", 2),
+            ("a quoted field never closed", "guest_id,name\n\(a),\"Ada\n\(b),Bob\n", 2),
+            ("a NUL byte", "guest_id,name\n\(a),Ada\u{0}\n", 2),
+        ]
+        var cases: [(String, [UInt8], Int?)] = text.map { ($0.0, Array($0.1.utf8), $0.2) }
+        let latin1: [UInt8] = Array("guest_id,name\r\(a),Ada\r\(b),M".utf8) + [0xFC] + Array("ller\n".utf8)
+        cases.append(("Latin-1 bytes on the third line", latin1, 3))
+        cases.append(("UTF-16", [0xFF, 0xFE, UInt8(ascii: "g"), 0], 1))
+        return cases
+    }()
+
+    /// Files the two readers used to disagree on (the server's own reader took a lone CR as a line break and
+    /// text after a closing quote as part of the field; the kiosk's the other way round): one reader now, so
+    /// the server's import and the kiosk's roster import accept and refuse alike, naming the same line.
+    @Test(
+        "the server's guest import and the kiosk's roster import read a file alike",
+        arguments: Self.readerCases)
+    func oneReaderForServerAndKiosk(_ name: String, _ bytes: [UInt8], _ badLine: Int?) throws {
+        let server = GuestCSV.parse(bytes: bytes)
+        let kiosk = Result { () throws(RosterImportError) in
+            try RosterCSV.guests(from: bytes, tenant: TenantID(1), event: EventID(1))
+        }
+        switch (server, kiosk) {
+        case (.success(let guests), .success(let roster)):
+            #expect(badLine == nil, "\(name): accepted")
+            #expect(guests.map(\.name) == roster.map(\.name), "\(name)")
+            #expect(!guests.isEmpty, "\(name)")
+        case (.failure(let failure), .failure(let error)):
+            #expect(failure.problems.first?.line == badLine, "\(name): \(failure)")
+            #expect(error.line == badLine, "\(name): \(error)")
+        default:
+            Issue.record("\(name): the server read \(server), the kiosk \(kiosk)")
+        }
     }
 }
