@@ -45,11 +45,11 @@ public enum ChildProcess {
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        let errorText = PipeReader(err.fileHandleForReading)
+        let errorText = PipeText(err)
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = errorText.wait()
+        let e = errorText.whole()
         p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), e)
     }
 
     /// Runs `script` with /bin/sh in `folder`; returns the exit status and standard output and error together.
@@ -65,23 +65,5 @@ public enum ChildProcess {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
-
-/// Reads a pipe to its end on a thread of its own (not the cooperative pool's).
-private final class PipeReader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }

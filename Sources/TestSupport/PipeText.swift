@@ -40,12 +40,11 @@ public final class PipeText: @unchecked Sendable {
         }
     }
 
-    /// The whole text, once the pipe has ended (every writer closed it: the child exited), or after `timeout`.
-    public func whole(timeout: TimeInterval = 30) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// The whole text, once the pipe has ended (every writer closed it: the child exited).
+    public func whole() -> String {
         condition.lock()
         defer { condition.unlock() }
-        while !ended && condition.wait(until: deadline) {}
+        while !ended { condition.wait() }
         return String(decoding: data, as: UTF8.self)
     }
 }
