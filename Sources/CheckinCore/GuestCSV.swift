@@ -64,7 +64,6 @@ public enum GuestCSV {
         var guests: [NewGuest] = []
         var seen: [GuestID: Int] = [:]
         for record in records.dropFirst() {
-            if record.fields == [""] { continue }  // an empty line
             guard record.fields.count == names.count else {
                 problems.append(
                     Problem(line: record.line, message: "\(record.fields.count) fields, the header has \(names.count)"))

@@ -4,11 +4,13 @@ internal import COpenSSL
 /// encrypted in place, and the tail holds the 96-bit nonce, the 128-bit tag and a 4-byte format mark
 /// (authenticated as additional data).
 ///
+/// The kiosk's encrypted SQLite pages use it; SQLite leaves the tail alone because the database is created with
+/// that many reserved bytes per page.
+///
 /// Nonces: each cipher draws a random 96-bit start and counts up from it, one per page sealed, so no two seals of
 /// one cipher share a nonce, and two ciphers under one key (each connection, each process) collide only if their
 /// runs of nonces overlap: with a million ciphers sealing a billion pages each, about 10⁻⁸. A random nonce per
-/// page (`RAND_bytes`) cost 1.4 µs of a 2.4 µs seal, and an admit seals some 16 pages with its checkpoint share. The kiosk's encrypted SQLite pages use it; SQLite leaves the tail alone
-/// because the database is created with that many reserved bytes per page.
+/// page (`RAND_bytes`) cost 1.4 µs of a 2.4 µs seal, and an admit seals some 16 pages with its checkpoint share.
 ///
 /// Owns two OpenSSL contexts (`EVP_CIPHER_CTX`), keyed once: one owner uses it from one thread at a time.
 public final class PageCipher {

@@ -19,6 +19,6 @@ final class KeyboardService: Service {
             named: "keyboard", body: { keyboard.read { inbox.post(.key($0)) } },
             stop: { keyboard.stop() })
         keyboard.restore()
-        await ReplaySourceService.stayUntilShutdown()
+        await stayUntilShutdown()
     }
 }

@@ -43,13 +43,6 @@ final class ReplaySourceService: Service {
             }
             inbox.post(.sourceEnded)
         }
-        await Self.stayUntilShutdown()
-    }
-
-    /// A source that ended by itself (the last image, the end of standard input) stays a running service until
-    /// the group shuts it down: a service that returns while the group is shutting another down is "finished
-    /// unexpectedly" to ServiceLifecycle, and the kiosk exited 1 on a SIGTERM that came as the replay ended.
-    static func stayUntilShutdown() async {
-        try? await gracefulShutdown()
+        await stayUntilShutdown()
     }
 }

@@ -25,7 +25,7 @@ public struct PreparedRosterPage: Sendable {
 }
 
 /// A roster row's search keys (`SearchKey`): what `roster.name_key` and `roster.email_key` hold (its name words
-/// are made from `name_key`, by SQL: `SQLiteDoorStore.writeWords`).
+/// are made from `name_key`, by SQL: `RosterWords`).
 struct SearchKeys: Sendable {
     var name: String
     var email: String
