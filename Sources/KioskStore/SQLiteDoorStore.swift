@@ -81,7 +81,9 @@ public final class SQLiteDoorStore: DoorStore {
         try run("bringing the schema up to date") {
             try KioskMigrator(migrations: migrations).migrate(database)
             // A first download cut off after it dropped the search indexes (`SearchIndexes`).
-            if migrations.contains(where: { $0.number == Migrations.rosterWords.number }) {
+            if migrations.contains(where: { $0.number == Migrations.rosterWords.number }),
+                try database.read({ db in try SearchIndexes.anyMissing(db) })
+            {
                 try database.write { db in try SearchIndexes.create(db) }
             }
         }

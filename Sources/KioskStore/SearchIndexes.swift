@@ -17,6 +17,12 @@ enum SearchIndexes {
         for index in all { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
     }
 
+    /// Whether any of them is missing (a read: opening the store takes the write lock only to build them).
+    static func anyMissing(_ db: Database) throws -> Bool {
+        let present = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
+        return all.contains { !present.contains($0.name) }
+    }
+
     /// Builds those that are missing (nothing to do, and no schema change, when all are there).
     static func create(_ db: Database) throws {
         for index in all { try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.on)") }

@@ -1,4 +1,5 @@
 import CheckinCore
+import CheckinPostgres
 import CheckinSQLite
 import CheckinServer
 import Foundation
@@ -64,5 +65,15 @@ struct HealthTests {
             logger: Logger(label: "test"))
         #expect(
             try await get("/readyz", h) == (.serviceUnavailable, "not ready: the database's schema is not migrated\n"))
+    }
+
+    @Test("readyz: a PostgreSQL database never migrated is not migrated, not unanswering")
+    func postgresNeverMigrated() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let repository = PostgresCheckinRepository(client: database.client(), secrets: database.secrets)
+        let h = try await Harness(RepositoryFactory(name: "PostgreSQL, empty") { repository })
+        #expect(
+            try await get("/readyz", h) == (.serviceUnavailable, "not ready: the database's schema is not migrated\n"))
+        #expect(try await get("/healthz", h) == (.ok, "ok\n"))
     }
 }

@@ -21,10 +21,17 @@ struct HealthController {
             return Self.text(.serviceUnavailable, "not ready: the database does not answer\n")
         }
         guard status.isCurrent else {
-            let detail =
-                status.missing.isEmpty
-                ? "the database was migrated by a newer server" : "the database's schema is not migrated"
-            return Self.text(.serviceUnavailable, "not ready: \(detail)\n")
+            // The answer says what; the log says what to do (the answer goes to anyone who asks).
+            if status.missing.isEmpty {
+                context.logger.warning(
+                    "readyz: the database has schema steps this server does not know (\(status.unknown.joined(separator: ", "))): a newer checkin-server migrated it; run that version"
+                )
+                return Self.text(.serviceUnavailable, "not ready: the database was migrated by a newer server\n")
+            }
+            context.logger.warning(
+                "readyz: the database lacks schema steps \(status.missing.joined(separator: ", ")): start this version's checkin-server serve, which migrates it first"
+            )
+            return Self.text(.serviceUnavailable, "not ready: the database's schema is not migrated\n")
         }
         return Self.text(.ok, "ready\n")
     }
