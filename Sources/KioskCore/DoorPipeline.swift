@@ -68,13 +68,16 @@ public final class DoorPipeline {
         decide(guest: guest, at: time, source: .manual, payload: typed)
     }
 
-    /// Records a typed code that matched nobody.
+    /// Records a typed code that matched nobody. A whole pass code is audited under its guest (a registration
+    /// the door has not heard of yet is then found in the log by its guest, like a scan of its pass).
     public func reportUnknownCode(_ typed: String, at time: Date) -> ScanResult {
-        if let incomplete = rosterIncomplete(at: time, source: .manual, payload: typed, guest: nil) {
+        let guest = GuestID(text: typed)
+        if let incomplete = rosterIncomplete(at: time, source: .manual, payload: typed, guest: guest) {
             return incomplete
         }
         return finish(
-            .notInRoster, at: time, source: .manual, payload: typed, guest: nil, reason: "typed code matches no guest")
+            .notInRoster, at: time, source: .manual, payload: typed, guest: guest, reason: "typed code matches no guest"
+        )
     }
 
     /// Confirm mode: commits the guest on screen; `arrived` defaults to the party size.

@@ -77,6 +77,18 @@ import Testing
         let door = try Fixtures.door()
         #expect(type("ZZZZ2222\r", into: door, at: t0)?.verdict == .notInRoster)
         #expect(try door.store.auditLog(limit: 5).last?.source == .manual)
+        #expect(try door.store.auditLog(limit: 5).last?.guest == nil)
+    }
+
+    /// A whole pass code of a guest the door has not heard of (a late registration while offline): refused, and
+    /// audited under that guest, so the log shows whose pass it was.
+    @Test func aWholeCodeTheRosterLacksIsAuditedUnderItsGuest() throws {
+        let door = try Fixtures.door()
+        let stranger = GuestID.random()
+        #expect(type(stranger.displayCode + "\r", into: door, at: t0)?.verdict == .notInRoster)
+        let row = try door.store.auditLog(limit: 5).last
+        #expect(row?.guest == stranger)
+        #expect(row?.verdict == "not_in_roster")
     }
 
     @Test func confirmModeWaitsForEnterAndTakesTheArrivedCount() throws {

@@ -44,6 +44,15 @@ func chaosLogTail(_ path: String, _ count: Int = 1500) -> String {
     String(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no log)").suffix(count))
 }
 
+/// The kiosk's log from where `code` was last typed in full (its screens and log lines after it), else its tail.
+func chaosLog(_ path: String, after code: String, _ count: Int = 1500) -> String {
+    let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no log)"
+    guard let typed = log.range(of: "Manual entry: \(code)_", options: .backwards) else {
+        return "(the code's full entry is not in the log) " + String(log.suffix(count))
+    }
+    return String(log[typed.lowerBound...].prefix(count))
+}
+
 /// A child process whose standard output and error go to a log file (nothing to drain: no pipe fills).
 func chaosSpawn(
     _ executable: String, _ arguments: [String], in folder: String, log: String, keyboard: Pipe? = nil

@@ -442,7 +442,7 @@ final class ChaosRun {
             } else if door.isRunning && door.exitedByItself == nil {
                 report.notes.append(
                     "\(door.name) never showed a verdict for \(entry.guest), typed at \(ChaosModel.time(entry.since)); "
-                        + "its log: \(chaosLogTail(door.logPath, 600))")
+                        + "its log from the typing: \(chaosLog(door.logPath, after: entry.guest))")
             } else {
                 report.unanswered += 1
             }
