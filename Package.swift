@@ -106,6 +106,12 @@ let package = Package(
         ),
         // Test support: the package's executables run as processes, the tests' PostgreSQL.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: [
+                "TestSupport", "CheckinPostgres", "CheckinCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Test support: synthetic door scenes (distortions) and fixture events.
         .target(
             name: "KioskTesting",
@@ -223,6 +229,7 @@ let package = Package(
             name: "KioskSyncTests",
             dependencies: [
                 "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting", "CheckinPostgres", "TestSupport",
+                "PostgresTestSupport",
                 "CheckinWebhooks", "KioskImageIO", "KioskDecoding",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
@@ -231,7 +238,7 @@ let package = Package(
             dependencies: [
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
                 "CheckinMail", "KioskCore", "KioskCSV", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

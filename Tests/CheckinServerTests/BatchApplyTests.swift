@@ -3,13 +3,14 @@ import CheckinServer
 import Foundation
 import GRDB
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 @testable import CheckinSQLite
 
 /// A batch applied in one call (`apply(_:event:device:receivedAt:)`): per-item answers in scan order, and on
 /// SQLite one transaction with a savepoint per item, so a failing item loses none of the answers before it.
-@Suite("Batch apply")
+@Suite("Batch apply", .dropsTestDatabases)
 struct BatchApplyTests {
     static func scans(_ device: Device, _ guests: [Guest], at time: Date) -> [Scan] {
         guests.enumerated().map { i, guest in

@@ -2,11 +2,12 @@ import CheckinCore
 import CheckinSQLite
 import Foundation
 import KioskCore
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// The admin subcommands through the real `checkin-server` binary, on a database file.
-@Suite("checkin-server admin commands")
+@Suite("checkin-server admin commands", .dropsTestDatabases)
 struct CommandLineTests {
     /// Runs `checkin-server` with `arguments`; returns the exit status, standard output and standard error.
     static func run(_ arguments: [String], in folder: String) throws -> (status: Int32, out: String, err: String) {
@@ -172,7 +173,7 @@ struct CommandLineTests {
 }
 
 /// The admin subcommands on PostgreSQL (`--postgres URL`).
-@Suite("checkin-server admin commands on PostgreSQL")
+@Suite("checkin-server admin commands on PostgreSQL", .dropsTestDatabases)
 struct PostgresCommandLineTests {
     /// Three processes start on an empty database at once: the migrations run once (advisory lock), and
     /// each makes its tenant.

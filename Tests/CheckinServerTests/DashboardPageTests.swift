@@ -5,11 +5,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// The event dashboard in process, on every repository: counts against expected, the server-drawn chart, the
 /// last check-ins newest first, and an arrival alert highlighted.
-@Suite struct DashboardPageTests {
+@Suite(.dropsTestDatabases) struct DashboardPageTests {
     @Test(arguments: RepositoryFactory.all)
     func theDashboardCountsChartsAndHighlightsAlerts(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)

@@ -5,11 +5,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// The double-entry report on the organizer's pages: the dashboard counts it and links to it; the report lists
 /// guest, both doors, both times and the gap; another tenant's report is the same 404 as a missing event.
-@Suite struct DoubleEntryPageTests {
+@Suite(.dropsTestDatabases) struct DoubleEntryPageTests {
     @Test(arguments: RepositoryFactory.all)
     func theReportListsBothDoorsAndTheGap(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)

@@ -1,12 +1,13 @@
 import CheckinCore
 import Foundation
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// Double entries: the same guest admitted at several doors while they were offline. Whatever order the scans
 /// reach the server in, the earliest corrected scan is the check-in, every other admit is `superseded` with the
 /// check-in's door and time (a repeat of its key answers so), and the event's double-entry report lists each.
-@Suite("Double entries reconciled in any arrival order")
+@Suite("Double entries reconciled in any arrival order", .dropsTestDatabases)
 struct DoubleEntryTests {
     struct Door {
         let device: Device
@@ -164,7 +165,7 @@ struct DoubleEntryTests {
 }
 
 /// The reconciliation rule as a value: any arrival order of the same scans gives the same check-in.
-@Suite("Check-in reconciliation rule")
+@Suite("Check-in reconciliation rule", .dropsTestDatabases)
 struct CheckInReconciliationTests {
     @Test func everyArrivalOrderGivesTheSameCheckIn() {
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)

@@ -5,11 +5,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// A redeem whose answer was lost: the kiosk asks again with the same code and its nonce, and gets the same
 /// device with a fresh token (the older one stops); any other nonce still finds the code spent.
-@Suite struct EnrolmentRetryTests {
+@Suite(.dropsTestDatabases) struct EnrolmentRetryTests {
     static func redeem(_ client: some TestClientProtocol, code: String, nonce: String?) async throws -> (
         HTTPResponse.Status, Enrolment?
     ) {

@@ -5,11 +5,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// A device token reaches only the event it was enrolled for; the scans it uploads are corrected by a bounded
 /// clock offset.
-@Suite("Device tokens scoped to events")
+@Suite("Device tokens scoped to events", .dropsTestDatabases)
 struct EventScopeTests {
     /// The finding: a kiosk enrolled for event 1 read event 2's roster (same tenant).
     @Test(arguments: RepositoryFactory.all)

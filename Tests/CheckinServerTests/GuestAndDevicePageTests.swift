@@ -5,11 +5,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// The guest list and the device list in process, on every repository: search, walk-in, cancel, CSV import
 /// all or nothing; an enrolment code shown once with its QR; revoke; every form refused without its token.
-@Suite struct GuestAndDevicePageTests {
+@Suite(.dropsTestDatabases) struct GuestAndDevicePageTests {
     static func multipart(csrf: String, csv: String) -> (HTTPFields, ByteBuffer) {
         let boundary = "----test-boundary-7MA4YWxk"
         let body = """

@@ -6,9 +6,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// Guests from the organizer's own system, by Standard Webhooks, through the real router on each store.
+@Suite(.dropsTestDatabases)
 struct GuestWebhookTests {
     struct Sent {
         var status: HTTPResponse.Status

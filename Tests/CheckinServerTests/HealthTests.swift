@@ -7,10 +7,11 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
+import PostgresTestSupport
 import Testing
 
 /// `GET /healthz` and `GET /readyz`, on every repository, and a schema behind or ahead of the server.
-@Suite("Health and readiness")
+@Suite("Health and readiness", .dropsTestDatabases)
 struct HealthTests {
     func get(_ path: String, _ h: Harness) async throws -> (HTTPResponse.Status, String) {
         try await h.app().test(.router) { client in

@@ -2,12 +2,14 @@ import CheckinCore
 import CheckinPostgres
 import Foundation
 import KioskCore
+import PostgresTestSupport
 import Synchronization
 import Testing
 
 /// Several workers (and, on PostgreSQL, two server processes: two clients, two repositories on one database)
 /// take issuances at once: no step runs twice at the same time, none runs twice at all when none fails, and
 /// every issuance ends done.
+@Suite(.dropsTestDatabases)
 struct IssuanceConcurrencyTests {
     final class Ledger: Sendable {
         struct State {
@@ -46,7 +48,7 @@ struct IssuanceConcurrencyTests {
         let first: any CheckinRepository
         let second: any CheckinRepository
         if factory.name == RepositoryFactory.postgres.name {
-            let database = try await PostgresTestDatabase.make()
+            let database = try await PostgresTestDatabase.migrated()
             first = try await database.repository()
             second = try await database.repository()
         } else {

@@ -8,13 +8,14 @@ import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import Logging
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// The organizer's offline alerts end to end: set on the devices page, a kiosk silent for 30 minutes during the
 /// event alerted once per silence by e-mail (a real SMTP relay) and by a signed webhook (a real HTTP receiver),
 /// retried through a 451 and a 503 with the same ids, and "back online" when it reports again.
-@Suite struct OfflineAlertTests {
+@Suite(.dropsTestDatabases) struct OfflineAlertTests {
     static let quiet = {
         var logger = Logger(label: "device-watch")
         logger.logLevel = .critical
@@ -197,7 +198,7 @@ import Testing
 
     /// Several server processes watch the same database: each silence is recorded and alerted once.
     @Test func twoWatchersOnOnePostgreSQLAlertOnce() async throws {
-        let database = try await PostgresTestDatabase.make()
+        let database = try await PostgresTestDatabase.migrated()
         let first = try await database.repository()
         let second = try await database.repository()
         let clock = ManualServerClock(Harness.start)

@@ -10,11 +10,13 @@ import KioskCrypto
 import KioskDecoding
 import KioskImageIO
 import Logging
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// The pass workflow on each store, its steps run by a worker on a manual clock: sign, render, store, then
 /// the email (here with no relay configured, so it waits and says why; the SMTP tests send for real).
+@Suite(.dropsTestDatabases)
 struct PassIssuanceTests {
     static func steps(_ h: Harness, folder: String, mailer: (any Mailer)? = nil) -> PassIssuanceSteps {
         PassIssuanceSteps(

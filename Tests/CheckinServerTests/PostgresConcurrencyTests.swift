@@ -4,11 +4,12 @@ import Foundation
 import KioskCore
 import Logging
 import PostgresNIO
+import PostgresTestSupport
 import Testing
 
 /// What only PostgreSQL can get wrong: transactions that commit out of change-number order, and two server
 /// processes (two clients, two repositories) on one database.
-@Suite("PostgreSQL: commit order and two processes")
+@Suite("PostgreSQL: commit order and two processes", .dropsTestDatabases)
 struct PostgresConcurrencyTests {
     static let logger = Logger(label: "test")
 
@@ -30,7 +31,7 @@ struct PostgresConcurrencyTests {
     /// its delta (the later change must wait: it is above a change that may still commit); then the first
     /// commits. The next delta brings both: nothing is skipped.
     @Test func aChangeThatCommitsLateIsStillDelivered() async throws {
-        let database = try await PostgresTestDatabase.make()
+        let database = try await PostgresTestDatabase.migrated()
         let repository = try await database.repository()
         let h = try await Harness(RepositoryFactory(name: "PostgreSQL, shared") { repository })
         let (_, event, guests) = try await h.event(guests: 3)
@@ -61,7 +62,7 @@ struct PostgresConcurrencyTests {
     /// transaction is still running (the horizon of the oldest running transaction held it back, and the answer
     /// still said it was complete).
     @Test func aCommittedChangeIsInTheNextDeltaWhileAnOlderTransactionRuns() async throws {
-        let database = try await PostgresTestDatabase.make()
+        let database = try await PostgresTestDatabase.migrated()
         let repository = try await database.repository()
         let h = try await Harness(RepositoryFactory(name: "PostgreSQL, shared") { repository })
         let (_, event, guests) = try await h.event(guests: 3)
@@ -88,7 +89,7 @@ struct PostgresConcurrencyTests {
     /// behind the pages already read: the last page does not say complete; it hands the kiosk a delta from the
     /// first page's snapshot, which brings that change.
     @Test func aChangeBehindTheReadPagesMakesTheDeltaAskAgain() async throws {
-        let database = try await PostgresTestDatabase.make()
+        let database = try await PostgresTestDatabase.migrated()
         let repository = try await database.repository()
         let h = try await Harness(RepositoryFactory(name: "PostgreSQL, shared") { repository })
         let (_, event, guests) = try await h.event(guests: 5)
@@ -120,7 +121,7 @@ struct PostgresConcurrencyTests {
     /// Many writers on their own connections, each transaction waiting a little between taking its change
     /// number and committing, while a reader follows the deltas page by page: every change arrives.
     @Test func aReaderFollowingDeltasMissesNothingWhileTransactionsCommitOutOfOrder() async throws {
-        let database = try await PostgresTestDatabase.make()
+        let database = try await PostgresTestDatabase.migrated()
         let repository = try await database.repository()
         let h = try await Harness(RepositoryFactory(name: "PostgreSQL, shared") { repository })
         let (_, event, guests) = try await h.event(guests: 120)
@@ -186,7 +187,7 @@ struct PostgresConcurrencyTests {
     /// scan's; one check-in event per key; a repeated key gets the same answer, except that a North scan
     /// answered `applied` before South's earlier one arrived is `superseded` from then on.
     @Test func twoProcessesApplyingTheSameAndConflictingScansKeepOneCheckInPerGuest() async throws {
-        let database = try await PostgresTestDatabase.make()
+        let database = try await PostgresTestDatabase.migrated()
         let first = try await database.repository()
         let second = try await database.repository()
         let h = try await Harness(RepositoryFactory(name: "PostgreSQL, shared") { first })

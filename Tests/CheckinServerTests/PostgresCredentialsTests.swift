@@ -1,12 +1,13 @@
 import CheckinPostgres
 import Foundation
 import PostgresNIO
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// The PostgreSQL password stays off the command line, and TLS to a database on another machine is verified
 /// unless the operator says otherwise.
-@Suite("PostgreSQL credentials and TLS")
+@Suite("PostgreSQL credentials and TLS", .dropsTestDatabases)
 struct PostgresCredentialsTests {
     @Test func tlsIsVerifiedByDefaultExceptOnLoopback() throws {
         typealias C = PostgresClient.Configuration

@@ -4,11 +4,13 @@ import CheckinServer
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresTestSupport
 import TestSupport
 import Testing
 
-/// A fresh, empty database on the test server (scripts/postgres.sh), one per test, so tests never see each
-/// other's rows. Its clients run in tasks for the rest of the test process.
+/// A fresh database on the test server (scripts/postgres.sh), one per test, so tests never see each other's rows:
+/// migrated (a copy of the migrated template) or empty (for the tests of migration itself). A suite marked
+/// `.dropsTestDatabases` drops it, and stops its clients, when each test ends.
 struct PostgresTestDatabase: Sendable {
     let configuration: PostgresClient.Configuration
     /// The database's URL, for `checkin-server --postgres`.
@@ -20,34 +22,24 @@ struct PostgresTestDatabase: Sendable {
 
     static func url() throws -> String { try TestPostgres.url() }
 
-    /// The client on the URL's own database, which makes the per-test databases.
-    static let admin: Result<PostgresClient, NoServer> = {
-        guard let url = try? url(), var configuration = PostgresClient.Configuration(url: url) else {
-            return .failure(NoServer())
-        }
-        configuration.options.maximumConnections = 4
-        let client = PostgresClient(configuration: configuration)
-        Task { await client.run() }
-        return .success(client)
-    }()
+    /// An empty database: no schema yet.
+    static func make() async throws -> PostgresTestDatabase { try await make(migrated: false) }
 
-    static func make() async throws -> PostgresTestDatabase {
-        let admin = try admin.get()
-        var configuration = PostgresClient.Configuration(url: try url())!
-        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        // CREATE DATABASE takes no parameters; the name is made here, of [a-z0-9_] only.
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+    /// A database with this version's schema (its secrets key is bound by the first `migrate()`).
+    static func migrated() async throws -> PostgresTestDatabase { try await make(migrated: true) }
+
+    private static func make(migrated: Bool) async throws -> PostgresTestDatabase {
+        let (name, url) = try await TestDatabases.make(migrated: migrated)
+        var configuration = PostgresClient.Configuration(url: url)!
         configuration.database = name
         configuration.options.maximumConnections = 12
-        var components = URLComponents(string: try url())!
-        components.path = "/" + name
-        return PostgresTestDatabase(configuration: configuration, url: components.string!)
+        return PostgresTestDatabase(configuration: configuration, url: url)
     }
 
     /// A running client on this database (one "server process").
     func client() -> PostgresClient {
         let client = PostgresClient(configuration: configuration)
-        Task { await client.run() }
+        TestDatabases.run(client)
         return client
     }
 

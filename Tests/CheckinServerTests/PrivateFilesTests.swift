@@ -3,11 +3,12 @@ import CheckinSQLite
 import CheckinServer
 import Foundation
 import KioskSystem
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// The server's files at rest are its own user's only: 0600 files, 0700 folders, whatever the umask.
-@Suite("Server files at rest")
+@Suite("Server files at rest", .dropsTestDatabases)
 struct PrivateFilesTests {
     static func mode(_ path: String) -> String {
         PrivateFile.permissions(path).map { String($0, radix: 8) } ?? "missing"

@@ -20,7 +20,7 @@ struct RepositoryFactory: Sendable, CustomTestStringConvertible {
         try sqlite(path: temporaryFolder() + "/checkin.db")
     }
     static let postgres = RepositoryFactory(name: "PostgreSQL") {
-        try await PostgresTestDatabase.make().repository()
+        try await PostgresTestDatabase.migrated().repository()
     }
 
     static let all: [RepositoryFactory] = [sqliteInMemory, sqliteFile, postgres]

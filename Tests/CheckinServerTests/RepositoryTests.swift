@@ -1,10 +1,11 @@
 import CheckinCore
 import Foundation
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// The repository contract, run on every implementation (`RepositoryFactory.all`).
-@Suite("CheckinRepository")
+@Suite("CheckinRepository", .dropsTestDatabases)
 struct RepositoryTests {
     @Test(arguments: RepositoryFactory.all)
     func firstDownloadInPagesResumesFromAPageCursor(_ factory: RepositoryFactory) async throws {
@@ -135,7 +136,7 @@ extension Harness {
 }
 
 /// More of the contract: concurrent writers and a reader of deltas, re-enrolment, the event's end.
-@Suite("CheckinRepository, more")
+@Suite("CheckinRepository, more", .dropsTestDatabases)
 struct RepositoryMoreTests {
     /// Several uploads at once while a kiosk keeps fetching deltas: every check-in reaches the reader (the
     /// cursor never skips a change that commits late; on PostgreSQL this is the transaction-horizon rule).

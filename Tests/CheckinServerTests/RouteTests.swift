@@ -5,10 +5,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// The API in process (`app.test(.router)`), on every repository implementation.
-@Suite("API routes")
+@Suite("API routes", .dropsTestDatabases)
 struct RouteTests {
     @Test(arguments: RepositoryFactory.all)
     func enrolmentCodeIsOneUseAndExpires(_ factory: RepositoryFactory) async throws {

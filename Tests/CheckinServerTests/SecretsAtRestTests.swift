@@ -5,6 +5,7 @@ import GRDB
 import KioskCore
 import KioskCrypto
 import PostgresNIO
+import PostgresTestSupport
 import Testing
 
 @testable import CheckinPostgres
@@ -12,7 +13,7 @@ import Testing
 
 /// Tenants' signing keys and webhook secrets are sealed under a key that is not in the database: a copy of the
 /// database alone cannot sign a pass. The same bodies on a SQLite file and on PostgreSQL.
-@Suite("Secrets sealed at rest")
+@Suite("Secrets sealed at rest", .dropsTestDatabases)
 struct SecretsAtRestTests {
     /// What a copy of the database holds, as bytes an attacker would grep: the SQLite file and its WAL copied
     /// aside, or each secret column of PostgreSQL as the database returns it (a dump holds the same text).

@@ -1,12 +1,13 @@
 import CheckinAPI
 import CheckinServer
 import Foundation
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// `checkin-server serve` as a real process speaking HTTPS with a certificate from a CA made on the spot;
 /// curl verifies it against that CA, as the kiosk will.
-@Suite("checkin-server serve")
+@Suite("checkin-server serve", .dropsTestDatabases)
 struct ServeCommandTests {
     static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
         try ChildProcess.shell(script, in: folder)

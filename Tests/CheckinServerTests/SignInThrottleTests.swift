@@ -3,13 +3,14 @@ import CheckinServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// The sign-in throttle in the database: counted before bcrypt, atomically (parallel guesses do not slip past
 /// it), shared by every server on the database, keyed by the client (a trusted proxy's X-Forwarded-For), a
 /// bounded queue for the password checks, and clipped, rate-limited audit rows for unauthenticated requests.
-@Suite struct SignInThrottleTests {
+@Suite(.dropsTestDatabases) struct SignInThrottleTests {
     /// The sign-in form's cookie and CSRF token.
     static func signInForm(_ client: some TestClientProtocol) async throws -> (cookie: String, csrf: String) {
         try await client.execute(uri: "/sign-in", method: .get) { response in

@@ -5,11 +5,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 /// The organizer's pages in process (`app.test(.router)`), on every repository: sign-in with CSRF, the sync
 /// monitor's pills and empty state on an injected clock, and another tenant's event answering like nothing.
-@Suite struct WebPageTests {
+@Suite(.dropsTestDatabases) struct WebPageTests {
     static let password = "correct horse battery"
 
     /// Signs in; returns the session cookie ("name=value") and the session's CSRF token from the events page.
@@ -255,7 +256,7 @@ extension WebPageTests {
 }
 
 /// The pills' thresholds, as pure values.
-@Suite struct DeviceHealthTests {
+@Suite(.dropsTestDatabases) struct DeviceHealthTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func thresholdsAreTenAndThirtyMinutes() {

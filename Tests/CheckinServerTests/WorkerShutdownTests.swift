@@ -2,12 +2,13 @@ import CheckinCore
 import CheckinServer
 import Foundation
 import Logging
+import PostgresTestSupport
 import ServiceLifecycle
 import Testing
 
 /// The server's background workers in a service group: a graceful shutdown wakes them from their wait
 /// between rounds, on every store.
-@Suite("Workers and graceful shutdown")
+@Suite("Workers and graceful shutdown", .dropsTestDatabases)
 struct WorkerShutdownTests {
     @Test(arguments: RepositoryFactory.all)
     func workersWaitingTenMinutesStopAtOnceOnShutdown(_ factory: RepositoryFactory) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import TestSupport
 import Testing
 
@@ -7,7 +8,8 @@ import Testing
 /// random moments from a seeded generator; at the end the server and the kiosks are compared with a model of what
 /// must hold (`ChaosModel`). Every run prints its seed (`chaos seed: N`); `CHAOS_SEED=N` replays the same steps
 /// (the timing of the processes still differs). `CHAOS_SOAK_MINUTES=30` makes it a soak (scripts/chaos-soak.sh).
-@Suite("Chaos: live kiosks and servers killed, the uplink cut, checked against a model", .serialized)
+@Suite(
+    "Chaos: live kiosks and servers killed, the uplink cut, checked against a model", .serialized, .dropsTestDatabases)
 struct ChaosTests {
     @Test(
         "three kiosks through a fault-injecting proxy, SIGKILLs and outages at seeded random moments",

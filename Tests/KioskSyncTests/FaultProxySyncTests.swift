@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import PostgresTestSupport
 import TestSupport
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// requests and responses, cuts connections mid-body and delays: `kioskctl sync` runs again until each door's
 /// queue is empty, and the server's export has every scan exactly once, in each door's scan order, with its
 /// scan time, and one check-in per guest, the earliest scan's.
-@Suite("Sync through a fault-injecting proxy: exactly once, in scan order", .serialized)
+@Suite("Sync through a fault-injecting proxy: exactly once, in scan order", .serialized, .dropsTestDatabases)
 struct FaultProxySyncTests {
     enum Database: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case sqlite, postgres

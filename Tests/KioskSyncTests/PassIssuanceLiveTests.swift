@@ -5,13 +5,14 @@ import KioskCore
 import KioskDecoding
 import KioskImageIO
 import KioskTesting
+import PostgresTestSupport
 import TestSupport
 import Testing
 
 /// Pass issuance with the real processes: a `checkin-server serve` over HTTPS sending through a real SMTP
 /// server on loopback (aiosmtpd, Tests/SMTP/relay.py), guests from signed webhooks or a CSV import, a kiosk
 /// that synced with that server, and the server killed (SIGKILL) between steps and at random moments.
-@Suite("Pass issuance, live: webhook to e-mail to door, and crashes", .serialized)
+@Suite("Pass issuance, live: webhook to e-mail to door, and crashes", .serialized, .dropsTestDatabases)
 struct PassIssuanceLiveTests {
     /// A server (tenant 1, event 1) sending pass e-mails to `relay`, not yet started; its webhook secret.
     static func server(relay: TestSMTPRelay, postgres: String? = nil, setUp: Bool = true) throws -> (

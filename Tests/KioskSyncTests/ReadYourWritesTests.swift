@@ -1,6 +1,7 @@
 import CheckinAPI
 import Foundation
 import KioskCore
+import PostgresTestSupport
 import Testing
 
 @testable import KioskSync
@@ -9,7 +10,7 @@ import Testing
 /// made (a cancellation, a walk-in) is in the very next delta a kiosk asks for, and a delta that says it is
 /// complete is, while other kiosks upload check-ins and the servers issue passes (transactions running all the
 /// time, which a horizon of the oldest running transaction held every delta back behind).
-@Suite("Roster deltas: read-your-writes on real servers", .serialized)
+@Suite("Roster deltas: read-your-writes on real servers", .serialized, .dropsTestDatabases)
 struct ReadYourWritesTests {
     static let rounds = 1000
 

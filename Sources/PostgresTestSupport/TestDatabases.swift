@@ -1,0 +1,151 @@
+import CheckinCore
+import CheckinPostgres
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import TestSupport
+
+/// The tests' databases on the tests' PostgreSQL (scripts/postgres.sh), one per test so that tests never see each
+/// other's rows. A migrated one is a copy (`CREATE DATABASE … TEMPLATE`) of a template migrated once per schema;
+/// an empty one is for the tests of migration itself. A test or suite marked `.dropsTestDatabases` drops the
+/// databases it made when it ends.
+public enum TestDatabases {
+    public typealias NoServer = TestPostgres.NoServer
+
+    /// The databases and clients of the test running now (set by `.dropsTestDatabases`).
+    @TaskLocal public static var made: TestDatabaseRegistry?
+
+    /// A new database: a copy of this version's migrated schema, or empty. Returns its name and URL.
+    public static func make(migrated: Bool) async throws -> (name: String, url: String) {
+        let url = try TestPostgres.url()
+        guard var components = URLComponents(string: url) else { throw NoServer() }
+        let admin = try admin.get()
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        // CREATE DATABASE takes no parameters; the names are made here, of [a-z0-9_] only.
+        if migrated {
+            let template = try await templates.name()
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE \(template)"))
+        } else {
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        }
+        made?.add(database: name)
+        components.path = "/" + name
+        return (name, components.string!)
+    }
+
+    /// Runs `client` until the test ends (then its connections close before its database is dropped).
+    public static func run(_ client: PostgresClient) {
+        let task = Task { await client.run() }
+        made?.add(client: task)
+    }
+
+    /// Drops a test's database, closing whatever is still connected to it.
+    public static func drop(_ name: String) async throws {
+        try await admin.get().query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+    }
+
+    /// The client on the URL's own database, which makes, copies and drops the tests' databases.
+    static let admin: Result<PostgresClient, NoServer> = {
+        guard let url = try? TestPostgres.url(), var configuration = PostgresClient.Configuration(url: url) else {
+            return .failure(NoServer())
+        }
+        configuration.options.maximumConnections = 4
+        let client = PostgresClient(configuration: configuration)
+        Task { await client.run() }
+        return .success(client)
+    }()
+
+    private static let templates = TemplateOnce()
+
+    /// The template of this version's schema, made once per schema: under an advisory lock (test processes
+    /// starting at once make it once), built under another name and renamed when complete (a process killed half
+    /// way leaves no half-migrated template), and never connected to afterwards (a database being copied must
+    /// have no connections).
+    fileprivate static func makeTemplate() async throws -> String {
+        let name = "tmpl_" + PostgresCheckinRepository.schemaFingerprint
+        let building = name + "_building"
+        let url = try TestPostgres.url()
+        let lock: Int64 = 0x636b_7465_6d70_6c74
+        try await admin.get().withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(lock))", logger: logger)
+            do {
+                let exists =
+                    try await connection.query(
+                        "SELECT 1 FROM pg_database WHERE datname = \(name)", logger: logger
+                    ).collect().count > 0
+                if !exists {
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(building) WITH (FORCE)"), logger: logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(building)"), logger: logger)
+                    guard var configuration = PostgresClient.Configuration(url: url) else { throw NoServer() }
+                    configuration.database = building
+                    let client = PostgresClient(configuration: configuration)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { await client.run() }
+                        defer { group.cancelAll() }
+                        // Every step, without binding a secrets key: each copy's first `migrate()` binds its own.
+                        try await PostgresCheckinRepository(client: client, secrets: NoSecrets())
+                            .migrate(through: PostgresCheckinRepository.latestSchemaStep)
+                    }
+                    // The client's connections are closing: PostgreSQL waits for them (up to 5 s) before renaming.
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "ALTER DATABASE \(building) RENAME TO \(name)"), logger: logger)
+                }
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(lock))", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(\(lock))", logger: logger)
+        }
+        return name
+    }
+
+    private static let logger = Logger(label: "test-databases")
+}
+
+/// The template's name, made by the first test that asks (the others wait for it).
+private actor TemplateOnce {
+    private var making: Task<String, any Error>?
+
+    func name() async throws -> String {
+        if let making { return try await making.value }
+        let task = Task { try await TestDatabases.makeTemplate() }
+        making = task
+        return try await task.value
+    }
+}
+
+/// What one test made: its databases, and the clients to stop before they are dropped.
+public final class TestDatabaseRegistry: Sendable {
+    private let state = Mutex<(databases: [String], clients: [Task<Void, Never>])>(([], []))
+
+    public init() {}
+
+    func add(database name: String) { state.withLock { $0.databases.append(name) } }
+    func add(client task: Task<Void, Never>) { state.withLock { $0.clients.append(task) } }
+
+    /// Stops the clients, then drops the databases.
+    public func dropAll() async throws {
+        let (databases, clients) = state.withLock { state in
+            defer { state = ([], []) }
+            return state
+        }
+        for client in clients {
+            client.cancel()
+            await client.value
+        }
+        for name in databases { try await TestDatabases.drop(name) }
+    }
+}
+
+/// The template's repository has no secrets to seal (its tables are empty) and binds no key.
+private struct NoSecrets: SecretSealing {
+    var keyID: String { "none: the tests' template" }
+    func seal(_ secret: String, context: SecretContext) throws(SecretSealingError) -> String {
+        throw .crypto("the template seals nothing")
+    }
+    func open(_ stored: String, context: SecretContext) throws(SecretSealingError) -> String {
+        throw .crypto("the template seals nothing")
+    }
+}
