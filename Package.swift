@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         // Tests only: reads docs/api/openapi.yaml for the API contract test.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Tests only: child processes awaited without blocking a thread, both pipes read at once.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
     ],
     targets: [
         // C libraries, each behind a thin shim.
@@ -107,7 +109,9 @@ let package = Package(
             ]
         ),
         // Test support: the package's executables run as processes, the tests' PostgreSQL.
-        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Sources/TestSupport"),
         .target(
             name: "PostgresTestSupport",
             dependencies: [

@@ -24,7 +24,7 @@ public enum TestDatabases {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         // CREATE DATABASE takes no parameters; the names are made here, of [a-z0-9_] only.
         if migrated {
-            let template = try await templates.name()
+            let template = try await templates.value()
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE \(template)"))
         } else {
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
@@ -56,13 +56,14 @@ public enum TestDatabases {
         return .success(client)
     }()
 
-    private static let templates = TemplateOnce()
+    /// The template's name, made by the first test that asks.
+    private static let templates = AsyncOnce { try await makeTemplate() }
 
     /// The template of this version's schema, made once per schema: under an advisory lock (test processes
     /// starting at once make it once), built under another name and renamed when complete (a process killed half
     /// way leaves no half-migrated template), and never connected to afterwards (a database being copied must
     /// have no connections).
-    fileprivate static func makeTemplate() async throws -> String {
+    private static func makeTemplate() async throws -> String {
         let name = "tmpl_" + PostgresCheckinRepository.schemaFingerprint
         let building = name + "_building"
         let url = try TestPostgres.url()
@@ -102,18 +103,6 @@ public enum TestDatabases {
     }
 
     private static let logger = Logger(label: "test-databases")
-}
-
-/// The template's name, made by the first test that asks (the others wait for it).
-private actor TemplateOnce {
-    private var making: Task<String, any Error>?
-
-    func name() async throws -> String {
-        if let making { return try await making.value }
-        let task = Task { try await TestDatabases.makeTemplate() }
-        making = task
-        return try await task.value
-    }
 }
 
 /// What one test made: its databases, and the clients to stop before they are dropped.

@@ -1,4 +1,12 @@
 import Foundation
+import Subprocess
+import Synchronization
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
 
 /// The package's executables and shell scripts run as real processes by the tests: each call waits for the
 /// process and returns its exit status with what it wrote.
@@ -21,49 +29,68 @@ public enum ChildProcess {
     }()
 
     /// Runs the product `executable` with `arguments` in `folder`, standard input empty; returns the exit
-    /// status, standard output and standard error.
+    /// status, standard output and standard error. Awaits the process without holding a thread.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], in folder: String) throws -> (
+    public static func run(_ executable: String, _ arguments: [String], in folder: String) async throws -> (
         status: Int32, out: String, err: String
     ) {
-        try run(path: productsFolder + "/" + executable, arguments, in: folder)
+        try await run(path: productsFolder + "/" + executable, arguments, in: folder)
     }
 
-    /// Runs the program at `path`, as `run` does. Both pipes are read at once (standard error on a thread of its
-    /// own): a child that fills one pipe's 64 KiB while the other is being read would otherwise wait forever.
+    /// Runs the program at `path`, as `run` does: swift-subprocess reads both pipes at once (a child that fills
+    /// one pipe while the other is read never waits forever) and awaits the exit without blocking a thread of
+    /// the cooperative pool. A status is the exit code, or 128 plus the signal that ended the process.
     @discardableResult
-    public static func run(path: String, _ arguments: [String], in folder: String) throws -> (
+    public static func run(path: String, _ arguments: [String], in folder: String) async throws -> (
         status: Int32, out: String, err: String
     ) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let errorText = PipeText(err)
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = errorText.whole()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), e)
+        let result = try await Subprocess.run(
+            .path(FilePath(path)), arguments: Arguments(arguments), workingDirectory: FilePath(folder),
+            input: .none, output: .string(limit: outputLimit), error: .string(limit: outputLimit))
+        return (status(result.terminationStatus), result.standardOutput ?? "", result.standardError ?? "")
     }
 
     /// Runs `script` with /bin/sh in `folder`; returns the exit status and standard output and error together.
-    public static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        p.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    public static func shell(_ script: String, in folder: String) async throws -> (status: Int32, out: String) {
+        let r = try await run(path: "/bin/sh", ["-c", "exec 2>&1\n" + script], in: folder)
+        return (r.status, r.out)
+    }
+
+    /// For code that runs on a thread of its own (the chaos harness): `run`, waited for by blocking that thread
+    /// (never call it from a task of the cooperative pool).
+    @discardableResult
+    public static func runBlocking(_ executable: String, _ arguments: [String], in folder: String) throws -> (
+        status: Int32, out: String, err: String
+    ) {
+        try blocking { try await run(executable, arguments, in: folder) }
+    }
+
+    /// Runs `body` in a task and blocks the calling thread until it is done: for a thread of its own only.
+    public static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        Task {
+            let result = await Result(catching: body)
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// More than any of the package's programs writes in a test (a child writing more fails the run, said).
+    static let outputLimit = 64 << 20
+
+    static func status(_ status: TerminationStatus) -> Int32 {
+        switch status {
+        case .exited(let code): code
+        case .signaled(let signal): 128 + signal
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

@@ -6,8 +6,8 @@ public enum TestCertificates {
     }
 
     /// Writes `ca.pem`, `ca.key`, `server.pem` and `server.key` into `folder` (valid one day).
-    public static func make(in folder: String) throws {
-        let made = try ChildProcess.shell(
+    public static func make(in folder: String) async throws {
+        let made = try await ChildProcess.shell(
             """
             set -e
             printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext

@@ -13,11 +13,11 @@ import Testing
         SMTPMailer(relay: try SMTPRelay(url: "smtp+plain://127.0.0.1:\(relay.port)"))
     }
 
-    static func certificates() throws -> String {
+    static func certificates() async throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-certs-" + UUID().uuidString)
             .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try TestCertificates.make(in: folder)
+        try await TestCertificates.make(in: folder)
         return folder
     }
 
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func starttlsVerifiesTheRelayAgainstTheCAFileAndAuthenticates() async throws {
-        let certificates = try Self.certificates()
+        let certificates = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: certificates) }
         let relay = try TestSMTPRelay.start(
             .init(
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func implicitTLSVerifiesTheRelay() async throws {
-        let certificates = try Self.certificates()
+        let certificates = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: certificates) }
         let relay = try TestSMTPRelay.start(
             .init(certificate: (certificates + "/server.pem", certificates + "/server.key"), implicitTLS: true))
@@ -103,9 +103,9 @@ import Testing
     }
 
     @Test func aRelayCertificateFromAnotherCAIsRefused() async throws {
-        let relayCertificates = try Self.certificates()
+        let relayCertificates = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: relayCertificates) }
-        let otherCA = try Self.certificates()
+        let otherCA = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: otherCA) }
         let relay = try TestSMTPRelay.start(
             .init(certificate: (relayCertificates + "/server.pem", relayCertificates + "/server.key")))
@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func aWrongPasswordIsPermanent() async throws {
-        let certificates = try Self.certificates()
+        let certificates = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: certificates) }
         let relay = try TestSMTPRelay.start(
             .init(

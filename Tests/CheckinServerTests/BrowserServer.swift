@@ -25,7 +25,7 @@ final class BrowserServer: Sendable {
 
     init() async throws {
         let folder = RepositoryFactory.temporaryFolder()
-        try TestCertificates.make(in: folder)
+        try await TestCertificates.make(in: folder)
         repository = try RepositoryFactory.sqlite(path: folder + "/checkin.db")
         clock = ManualServerClock(Self.start)
         admin = CheckinAdmin(repository: repository, clock: clock)

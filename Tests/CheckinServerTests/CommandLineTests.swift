@@ -10,22 +10,23 @@ import Testing
 @Suite("checkin-server admin commands", .dropsTestDatabases)
 struct CommandLineTests {
     /// Runs `checkin-server` with `arguments`; returns the exit status, standard output and standard error.
-    static func run(_ arguments: [String], in folder: String) throws -> (status: Int32, out: String, err: String) {
-        try ChildProcess.run("checkin-server", arguments, in: folder)
+    static func run(_ arguments: [String], in folder: String) async throws -> (status: Int32, out: String, err: String)
+    {
+        try await ChildProcess.run("checkin-server", arguments, in: folder)
     }
 
-    @Test func anEventFromTheCommandLine() throws {
+    @Test func anEventFromTheCommandLine() async throws {
         let folder = RepositoryFactory.temporaryFolder()
-        func ok(_ arguments: [String]) throws -> String {
-            let r = try Self.run(arguments, in: folder)
+        func ok(_ arguments: [String]) async throws -> String {
+            let r = try await Self.run(arguments, in: folder)
             #expect(r.status == 0, "\(arguments): \(r.err)")
             return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         // No --database: checkin.db in the working folder.
-        let tenant = try ok(["create-tenant", "--name", "Acme"])
+        let tenant = try await ok(["create-tenant", "--name", "Acme"])
         #expect(tenant == "1")
         #expect(FileManager.default.fileExists(atPath: folder + "/checkin.db"))
-        let event = try ok([
+        let event = try await ok([
             "create-event", "--tenant", tenant, "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
             "--ends", "2026-12-01T23:00:00Z", "--venue", "Hall", "--minimum-kiosk-version", "1.2.0",
         ])
@@ -34,7 +35,7 @@ struct CommandLineTests {
         // A bad line: its number is reported and nothing is imported.
         try "guest_id,name,email,party_size\nNOU3WYMHOVZQ4Q2T,Ada,ada@example.org,1\nHHQ5P4QJWF4W4XCA,Bob,,lots\n"
             .write(toFile: folder + "/bad.csv", atomically: true, encoding: .utf8)
-        let bad = try Self.run(["import-guests", "--event", event, "--csv", "bad.csv"], in: folder)
+        let bad = try await Self.run(["import-guests", "--event", event, "--csv", "bad.csv"], in: folder)
         #expect(bad.status != 0)
         #expect(bad.err.contains("line 3"))
         #expect(bad.err.contains("nothing imported"))
@@ -42,21 +43,22 @@ struct CommandLineTests {
 
         try "guest_id,name,email,party_size\nNOU3WYMHOVZQ4Q2T,Ada,ada@example.org,1\nHHQ5P4QJWF4W4XCA,\"Bob, Jr.\",,3\n"
             .write(toFile: folder + "/good.csv", atomically: true, encoding: .utf8)
-        #expect(try ok(["import-guests", "--event", event, "--csv", "good.csv"]) == "2")
-        let walkIn = try ok(["add-guest", "--event", event, "--name", "Walk In", "--party-size", "2"])
+        await #expect(try ok(["import-guests", "--event", event, "--csv", "good.csv"]) == "2")
+        let walkIn = try await ok(["add-guest", "--event", event, "--name", "Walk In", "--party-size", "2"])
         #expect(walkIn.count == 16)
-        #expect(try ok(["cancel-guest", "--event", event, "--guest", "NOU3-WYMH-OVZQ-4Q2T"]) == "NOU3WYMHOVZQ4Q2T")
-        let missing = try Self.run(["cancel-guest", "--event", event, "--guest", "AAAAAAAAAAAAAAAA"], in: folder)
+        await #expect(
+            try ok(["cancel-guest", "--event", event, "--guest", "NOU3-WYMH-OVZQ-4Q2T"]) == "NOU3WYMHOVZQ4Q2T")
+        let missing = try await Self.run(["cancel-guest", "--event", event, "--guest", "AAAAAAAAAAAAAAAA"], in: folder)
         #expect(missing.status != 0)
         #expect(missing.err.contains("does not exist"))
 
-        let code = try ok(["enrolment-code", "--event", event])
+        let code = try await ok(["enrolment-code", "--event", event])
         #expect(code.count == 19)
-        let token = try ok(["admin-token"])
+        let token = try await ok(["admin-token"])
         #expect(token.hasPrefix("kadm_"))
 
         // Nothing checked in yet: an empty export; then nothing of the token or code in the database file.
-        #expect(try ok(["export", "--event", event]).isEmpty)
+        await #expect(try ok(["export", "--event", event]).isEmpty)
         let bytes =
             try Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db"))
             + ((try? Data(contentsOf: URL(fileURLWithPath: folder + "/checkin.db-wal"))) ?? Data())
@@ -66,18 +68,18 @@ struct CommandLineTests {
         #expect(!text.contains(code))
     }
 
-    @Test func offlineAlertsAreSetShownAndTurnedOffFromTheCommandLine() throws {
+    @Test func offlineAlertsAreSetShownAndTurnedOffFromTheCommandLine() async throws {
         let folder = RepositoryFactory.temporaryFolder()
-        _ = try Self.run(["create-tenant", "--name", "Acme"], in: folder)
-        _ = try Self.run(
+        _ = try await Self.run(["create-tenant", "--name", "Acme"], in: folder)
+        _ = try await Self.run(
             [
                 "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
                 "--ends", "2026-12-01T23:00:00Z",
             ], in: folder)
-        let plain = try Self.run(
+        let plain = try await Self.run(
             ["offline-alerts", "--event", "1", "--webhook-url", "http://10.0.0.2/hook"], in: folder)
         #expect(plain.status != 0 && plain.err.contains("give an https URL"), "\(plain.err)")
-        let set = try Self.run(
+        let set = try await Self.run(
             ["offline-alerts", "--event", "1", "--email", "ops@example.org", "--webhook-url", "https://example.org/h"],
             in: folder)
         #expect(set.status == 0, "\(set.err)")
@@ -85,12 +87,12 @@ struct CommandLineTests {
         // The secret is printed whole once, when made; afterwards only its last 4 characters.
         let secret = try #require(set.out.split(separator: "\n").first { $0.hasPrefix("webhook_secret\t") })
             .dropFirst("webhook_secret\t".count)
-        let shown = try Self.run(["offline-alerts", "--event", "1"], in: folder)
+        let shown = try await Self.run(["offline-alerts", "--event", "1"], in: folder)
         #expect(!shown.out.contains(secret) && shown.out.contains("webhook_secret\t…\(secret.suffix(4))\n"))
         #expect(shown.out.hasPrefix("email\tops@example.org\nwebhook_url\thttps://example.org/h\n"))
-        let off = try Self.run(["offline-alerts", "--event", "1", "--off"], in: folder)
+        let off = try await Self.run(["offline-alerts", "--event", "1", "--off"], in: folder)
         #expect(off.out == "email\t-\nwebhook_url\t-\n" && off.err.contains("off"))
-        let missing = try Self.run(["offline-alerts", "--event", "7", "--email", "ops@example.org"], in: folder)
+        let missing = try await Self.run(["offline-alerts", "--event", "7", "--email", "ops@example.org"], in: folder)
         #expect(missing.status != 0 && missing.err.contains("event 7 does not exist"), "\(missing.err)")
     }
 
@@ -112,7 +114,7 @@ struct CommandLineTests {
                 kind: .checkIn, deviceTime: at, clockOffsetMs: 0, arrived: 1, door: device.door, source: "camera")
             _ = try await h.repository.apply(scan, event: event.id, device: device, receivedAt: t)
         }
-        let report = try Self.run(["double-entries", "--database", path, "--event", "\(event.id)"], in: folder)
+        let report = try await Self.run(["double-entries", "--database", path, "--event", "\(event.id)"], in: folder)
         #expect(report.status == 0, "\(report.err)")
         let lines = report.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 1, "\(report.out)")
@@ -140,7 +142,7 @@ struct CommandLineTests {
         _ = try await h.repository.apply(
             scan(north, 2, guests[1], t.addingTimeInterval(1)), event: event.id, device: north, receivedAt: t)
 
-        let r = try Self.run(["export", "--database", path, "--event", "\(event.id)"], in: folder)
+        let r = try await Self.run(["export", "--database", path, "--event", "\(event.id)"], in: folder)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
@@ -160,13 +162,14 @@ struct CommandLineTests {
         #expect(objects[5]["gapSeconds"] as? Double == 60)
 
         // The report alone: a line per double entry, tab-separated; with --json the export's record.
-        let report = try Self.run(["double-entries", "--database", path, "--event", "\(event.id)"], in: folder)
+        let report = try await Self.run(["double-entries", "--database", path, "--event", "\(event.id)"], in: folder)
         let fields = report.out.split(separator: "\n").map {
             $0.split(separator: "\t", omittingEmptySubsequences: false)
         }
         #expect(fields.count == 1 && fields.first?.count == 7, "\(report.out)")
         #expect(fields.first.map { [String($0[2]), String($0[4]), String($0[6])] } == ["North", "South", "60"])
-        let json = try Self.run(["double-entries", "--database", path, "--event", "\(event.id)", "--json"], in: folder)
+        let json = try await Self.run(
+            ["double-entries", "--database", path, "--event", "\(event.id)", "--json"], in: folder)
         #expect(json.out.split(separator: "\n").map(String.init) == [lines[5]], "\(json.out)")
         #expect(objects[0]["correctedAt"] as? String == "2026-12-01T17:00:00.000Z")
     }
@@ -183,7 +186,7 @@ struct PostgresCommandLineTests {
         let results = try await withThrowingTaskGroup(of: (Int32, String, String).self) { group in
             for i in 0..<3 {
                 group.addTask {
-                    try CommandLineTests.run(
+                    try await CommandLineTests.run(
                         ["create-tenant", "--name", "T\(i)", "--postgres", database.url], in: folder)
                 }
             }
@@ -194,7 +197,8 @@ struct PostgresCommandLineTests {
         for r in results { #expect(r.0 == 0, "\(r.2)") }
         #expect(Set(results.map { $0.1.trimmingCharacters(in: .whitespacesAndNewlines) }) == ["1", "2", "3"])
         #expect(!FileManager.default.fileExists(atPath: folder + "/checkin.db"))
-        let bad = try CommandLineTests.run(["create-tenant", "--name", "X", "--postgres", "mysql://x"], in: folder)
+        let bad = try await CommandLineTests.run(
+            ["create-tenant", "--name", "X", "--postgres", "mysql://x"], in: folder)
         #expect(bad.0 != 0)
         #expect(bad.2.contains("--postgres"))
     }

@@ -9,7 +9,7 @@ import Testing
 /// unless the operator says otherwise.
 @Suite("PostgreSQL credentials and TLS", .dropsTestDatabases)
 struct PostgresCredentialsTests {
-    @Test func tlsIsVerifiedByDefaultExceptOnLoopback() throws {
+    @Test func tlsIsVerifiedByDefaultExceptOnLoopback() async throws {
         typealias C = PostgresClient.Configuration
         #expect(try C.sslMode(url: "postgres://checkin@db.internal/checkin") == "verify-full")
         #expect(try C.sslMode(url: "postgres://checkin@10.0.0.5/checkin") == "verify-full")
@@ -27,7 +27,7 @@ struct PostgresCredentialsTests {
         // A CA file, by option or sslrootcert=, must be readable; a password or a CA given twice is refused.
         let folder = RepositoryFactory.temporaryFolder()
         let ca = folder + "/ca.pem"
-        try TestCertificates.make(in: folder)
+        try await TestCertificates.make(in: folder)
         #expect(throws: PostgresURLError.unreadableCAFile(folder + "/none.pem")) {
             try C(postgresURL: "postgres://checkin@db.internal/c?sslmode=verify-full&sslrootcert=\(folder)/none.pem")
         }
@@ -54,24 +54,24 @@ struct PostgresCredentialsTests {
         try password.write(toFile: folder + "/pg-password", atomically: true, encoding: .utf8)
         let server = "'\(ChildProcess.productsFolder)/checkin-server'"
 
-        let fromFile = try ChildProcess.shell(
+        let fromFile = try await ChildProcess.shell(
             "\(server) create-tenant --name A --postgres '\(bare)' --postgres-password-file pg-password", in: folder)
         #expect(fromFile.status == 0 && fromFile.out.split(separator: "\n").contains("1"), "\(fromFile.out)")
         #expect(!fromFile.out.contains("warning"))
 
-        let fromEnvironment = try ChildProcess.shell(
+        let fromEnvironment = try await ChildProcess.shell(
             "CHECKIN_POSTGRES_URL='\(bare)' PGPASSWORD='\(password)' \(server) create-tenant --name B", in: folder)
         #expect(
             fromEnvironment.status == 0 && fromEnvironment.out.split(separator: "\n").contains("2"),
             "\(fromEnvironment.out)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/checkin.db"))
 
-        let onTheCommandLine = try ChildProcess.shell(
+        let onTheCommandLine = try await ChildProcess.shell(
             "\(server) create-tenant --name C --postgres '\(database.url)'", in: folder)
         #expect(onTheCommandLine.status == 0, "\(onTheCommandLine.out)")
         #expect(onTheCommandLine.out.contains("warning: the PostgreSQL password is on the command line"))
 
-        let wrong = try ChildProcess.shell(
+        let wrong = try await ChildProcess.shell(
             "\(server) create-tenant --name D --postgres '\(database.url)' --postgres-password-file pg-password",
             in: folder)
         #expect(wrong.status != 0 && wrong.out.contains("the password is given twice"), "\(wrong.out)")

@@ -15,10 +15,10 @@ struct PrivateFilesTests {
     }
 
     /// `checkin-server create-tenant` under umask 022 (the finding: checkin.db was 0644).
-    @Test func theCommandWritesItsDatabaseAndKey0600UnderUmask022() throws {
+    @Test func theCommandWritesItsDatabaseAndKey0600UnderUmask022() async throws {
         let folder = RepositoryFactory.temporaryFolder()
         let db = folder + "/checkin.db"
-        let r = try ChildProcess.shell(
+        let r = try await ChildProcess.shell(
             "umask 022 && '\(ChildProcess.productsFolder)/checkin-server' create-tenant --name Acme", in: folder)
         #expect(r.status == 0, "\(r.out)")
         #expect(Self.mode(db) == "600")

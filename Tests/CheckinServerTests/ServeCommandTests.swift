@@ -9,8 +9,8 @@ import Testing
 /// curl verifies it against that CA, as the kiosk will.
 @Suite("checkin-server serve", .dropsTestDatabases)
 struct ServeCommandTests {
-    static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
-        try ChildProcess.shell(script, in: folder)
+    static func shell(_ script: String, in folder: String) async throws -> (status: Int32, out: String) {
+        try await ChildProcess.shell(script, in: folder)
     }
 
     @Test(
@@ -19,14 +19,14 @@ struct ServeCommandTests {
                 && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs openssl and curl"))
     func servesHTTPSWithTheConfiguredCertificate() async throws {
         let folder = RepositoryFactory.temporaryFolder()
-        try TestCertificates.make(in: folder)
-        _ = try CommandLineTests.run(["create-tenant", "--name", "Acme"], in: folder)
-        _ = try CommandLineTests.run(
+        try await TestCertificates.make(in: folder)
+        _ = try await CommandLineTests.run(["create-tenant", "--name", "Acme"], in: folder)
+        _ = try await CommandLineTests.run(
             [
                 "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2026-12-01T18:00:00Z",
                 "--ends", "2036-12-01T23:00:00Z",
             ], in: folder)
-        let code = try CommandLineTests.run(["enrolment-code", "--event", "1"], in: folder).out
+        let code = try await CommandLineTests.run(["enrolment-code", "--event", "1"], in: folder).out
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
         // Port 0: the system chooses a free one, which the server writes to its port file once it listens.
@@ -56,7 +56,7 @@ struct ServeCommandTests {
         try #require(port > 0, "checkin-server serve --port 0 wrote no port file")
         let body = #"{"code":"\#(code)","door":"North","kioskVersion":"1.0.0"}"#
         // The port file is written once the server listens: one request, no retry.
-        let redeemed = try Self.shell(
+        let redeemed = try await Self.shell(
             """
             curl -sS --cacert ca.pem -H 'Content-Type: application/json' -d '\(body)' https://localhost:\(port)/v1/enrolments/redeem
             """, in: folder)
@@ -72,21 +72,21 @@ struct ServeCommandTests {
         #expect(!stored.contains(token))
         #expect(stored.contains(Secrets.hash(token: token)))
         // The organizer lists the kiosk, revokes it, and its next request is refused and audited.
-        let devices = try CommandLineTests.run(["devices", "--tenant", "1"], in: folder)
+        let devices = try await CommandLineTests.run(["devices", "--tenant", "1"], in: folder)
         let deviceId = try APICoding.decoder().decode(Enrolment.self, from: Data(answer.utf8)).deviceId
         #expect(devices.out.hasPrefix(deviceId + "\tNorth\t1.0.0\t"), "\(devices.out)")
-        #expect(
+        await #expect(
             try CommandLineTests.run(["revoke-device", "--tenant", "1", "--device", deviceId], in: folder).status == 0)
-        let refused = try Self.shell(
+        let refused = try await Self.shell(
             "curl -sS --cacert ca.pem -H 'Authorization: Bearer \(token)' https://localhost:\(port)/v1/events/1",
             in: folder)
         #expect(refused.out.contains("\"code\":\"unauthorized\""), "\(refused.out)")
-        let audit = try CommandLineTests.run(["audit", "--tenant", "1"], in: folder).out
+        let audit = try await CommandLineTests.run(["audit", "--tenant", "1"], in: folder).out
         #expect(audit.contains("\"action\":\"revoked_token\""))
         #expect(audit.contains("\"action\":\"device_revoked\""))
         #expect(audit.contains("\"action\":\"enrolled\""))
         // Plain HTTP is not served on the TLS port.
-        let plain = try Self.shell("curl -sS -m 5 http://localhost:\(port)/v1/events/1", in: folder)
+        let plain = try await Self.shell("curl -sS -m 5 http://localhost:\(port)/v1/events/1", in: folder)
         #expect(!plain.out.contains("not_found") && !plain.out.contains("unauthorized"))
     }
 }

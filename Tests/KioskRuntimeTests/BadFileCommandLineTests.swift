@@ -31,18 +31,18 @@ import Testing
         )
     }
 
-    @Test func decodeRefusesEachBadFileWithExitTwoAndItsName() throws {
+    @Test func decodeRefusesEachBadFileWithExitTwoAndItsName() async throws {
         let (folder, cases) = try badFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (file, words) in cases {
-            let (code, out, err) = try Fixtures.run("kioskctl", ["decode", folder + "/" + file])
+            let (code, out, err) = try await Fixtures.run("kioskctl", ["decode", folder + "/" + file])
             #expect(code == 2, "\(file): \(err)")
             #expect(out.isEmpty)
             #expect(err.contains("\(folder)/\(file): ") && err.contains(words), "\(err)")
         }
     }
 
-    @Test func replayReportsEachBadFileAndReplaysTheRealImage() throws {
+    @Test func replayReportsEachBadFileAndReplaysTheRealImage() async throws {
         let (folder, cases) = try badFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: Fixtures.testImages + "/001-valid.png", toPath: folder + "/good.png")
@@ -51,12 +51,13 @@ import Testing
             .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(db)")
             .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let imported = try Fixtures.run(
+        let imported = try await Fixtures.run(
             "kioskctl",
             ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
 
-        let (code, out, err) = try Fixtures.run("kiosk", ["--config", folder + "/kiosk.conf", "--replay", folder])
+        let (code, out, err) = try await Fixtures.run(
+            "kiosk", ["--config", folder + "/kiosk.conf", "--replay", folder])
         #expect(code == 0, "\(err)")
         let objects = try out.split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

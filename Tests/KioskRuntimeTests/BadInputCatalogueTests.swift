@@ -16,8 +16,8 @@ import Testing
         }
         var workspace: BadInputWorkspace
         do {
-            workspace = try BadInputWorkspace(for: c)
-            for action in c.setup { try workspace.perform(action) }
+            workspace = try await BadInputWorkspace(for: c)
+            for action in c.setup { try await workspace.perform(action) }
         } catch {
             Issue.record("bad input '\(c.name)' (\(c.location)): setup failed: \(error)")
             return

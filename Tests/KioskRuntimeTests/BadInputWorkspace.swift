@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @_spi(Testing) import KioskStore
+import TestSupport
 
 /// The folder a catalogue case runs in (`{dir}`): a copy of a demo-like door made once per test run, the case
 /// file, and whatever the case's setup actions add.
@@ -23,9 +24,9 @@ struct BadInputWorkspace {
     var locks: [DatabaseQueue] = []
 
     /// Copies the template and the case file into a fresh folder.
-    init(for c: BadInputCase) throws {
+    init(for c: BadInputCase) async throws {
         let fm = FileManager.default
-        let template = try Self.template.get()
+        let template = try await Self.template.value().get()
         // A name without words in it: key words must not match the folder's path ("folder", "kiosk"...).
         root = NSTemporaryDirectory() + "kbi-" + UUID().uuidString.prefix(8).lowercased()
         dir = root + "/dir"
@@ -74,7 +75,7 @@ extension BadInputWorkspace {
     /// `Tests/BadInput/template/kiosk.conf`, the test event's public key and roster, a `kiosk.db` imported by
     /// `kioskctl roster import`, `images/` holding one valid pass, and a second issuer key pair (`keys/issuer-9`)
     /// for `kioskctl issue`.
-    static let template: Result<String, Problem> = {
+    static let template = AsyncOnce<Result<String, Problem>> {
         let fm = FileManager.default
         let t = templatePath
         atexit { try? FileManager.default.removeItem(atPath: BadInputWorkspace.templatePath) }
@@ -90,7 +91,7 @@ extension BadInputWorkspace {
                 ["roster", "import", "--config", t + "/kiosk.conf", "--csv", t + "/roster.csv"],
                 ["keygen", "--out", t + "/keys/issuer-9", "--key-id", "9"],
             ] {
-                let (status, out, err) = try Fixtures.run("kioskctl", command, currentDirectory: t)
+                let (status, out, err) = try await Fixtures.run("kioskctl", command, currentDirectory: t)
                 guard status == 0 else {
                     return .failure(
                         Problem(
@@ -102,7 +103,7 @@ extension BadInputWorkspace {
         } catch {
             return .failure(Problem(description: "making the template in \(t): \(error)"))
         }
-    }()
+    }
 }
 
 extension BadInputWorkspace {
@@ -121,7 +122,7 @@ extension BadInputWorkspace {
     /// | `lock:DATABASE`         | holds an exclusive write transaction on DATABASE while the command runs |
     /// | `cwd:PATH`              | the command runs in PATH instead of `{dir}`                           |
     /// | `kept:PATH`             | after the command, PATH must still hold the same bytes                |
-    mutating func perform(_ action: String) throws {
+    mutating func perform(_ action: String) async throws {
         let fm = FileManager.default
         let parts = expand(action).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(
             String.init)
@@ -169,13 +170,13 @@ extension BadInputWorkspace {
             let script = a[0].hasPrefix("/") ? a[0] : BadInputCatalogue.casesFolder + "/" + a[0]
             let connection = try DatabaseQueue(path: try sqliteLocation(try path(a[1])))
             let sql = try String(contentsOfFile: script, encoding: .utf8)
-            try connection.writeWithoutTransaction { try $0.execute(sql: sql) }
+            try await connection.writeWithoutTransaction { try $0.execute(sql: sql) }
         case "lock":
             var configuration = Configuration()
             configuration.allowsUnsafeTransactions = true  // the open transaction is the point
             let connection = try DatabaseQueue(
                 path: try sqliteLocation(try path(try arguments(1)[0])), configuration: configuration)
-            try connection.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE") }
+            try await connection.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE") }
             locks.append(connection)
         case "cwd":
             workingDirectory = try path(try arguments(1)[0])

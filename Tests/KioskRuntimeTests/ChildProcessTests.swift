@@ -6,11 +6,11 @@ struct ChildProcessTests {
     @Test(
         "a child that writes a megabyte to standard error before its standard output is read in full",
         .timeLimit(.minutes(1)))
-    func bothPipesAtOnce() throws {
+    func bothPipesAtOnce() async throws {
         // Standard error first: reading standard output to its end first would wait on a child blocked on a
         // full standard-error pipe.
         let script = "head -c 1048576 /dev/zero | tr '\\0' e >&2; head -c 1048576 /dev/zero | tr '\\0' o; exit 3"
-        let (status, out, err) = try ChildProcess.run(path: "/bin/sh", ["-c", script], in: "/")
+        let (status, out, err) = try await ChildProcess.run(path: "/bin/sh", ["-c", script], in: "/")
         #expect(status == 3)
         #expect(err.utf8.count == 1_048_576 && err.utf8.allSatisfy { $0 == UInt8(ascii: "e") })
         #expect(out.utf8.count == 1_048_576 && out.utf8.allSatisfy { $0 == UInt8(ascii: "o") })

@@ -46,10 +46,12 @@ enum Fixtures {
     static func manifest() throws -> TestManifest { try TestManifest.load(testImages + "/manifest.json") }
 
     /// Runs an executable of the package; returns its exit status, standard output and standard error.
-    static func run(_ executable: String, _ arguments: [String], currentDirectory: String = packageRoot) throws -> (
-        Int32, String, String
-    ) {
-        try ChildProcess.run(executable, arguments, in: currentDirectory)
+    static func run(_ executable: String, _ arguments: [String], currentDirectory: String = packageRoot) async throws
+        -> (
+            Int32, String, String
+        )
+    {
+        try await ChildProcess.run(executable, arguments, in: currentDirectory)
     }
 }
 

@@ -9,7 +9,7 @@ import Testing
 /// input, graceful stop on SIGTERM.
 @Suite struct LiveKioskTests {
     /// A folder with a kiosk.conf whose source replays one valid pass at 10 fps, and its imported roster.
-    static func liveDoor() throws -> String {
+    static func liveDoor() async throws -> String {
         let folder = Fixtures.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -20,15 +20,15 @@ import Testing
             .replacingOccurrences(of: "replay_fps = 0.2", with: "replay_fps = 10")
             .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let imported = try Fixtures.run(
+        let imported = try await Fixtures.run(
             "kioskctl",
             ["roster", "import", "--config", folder + "/kiosk.conf", "--csv", Fixtures.testImages + "/roster.csv"])
         #expect(imported.0 == 0, "\(imported.2)")
         return folder
     }
 
-    @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() throws {
-        let folder = try Self.liveDoor()
+    @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() async throws {
+        let folder = try await Self.liveDoor()
         let store = try SQLiteDoorStore(
             configuration: ConfigurationFile.load(folder + "/kiosk.conf"), mode: .openExisting)
         let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }
@@ -63,8 +63,8 @@ import Testing
     /// Under systemd (Type=notify, WatchdogSec) a kiosk whose frames come from a replayed folder feeds the
     /// watchdog too: the door loop answers the watchdog's ticks after the replay has ended. SIGTERM stops every
     /// service (the keyboard's thread included, its input still open) well within the shutdown limit.
-    @Test func aReplayingKioskFeedsTheWatchdogAndStopsGracefully() throws {
-        let folder = try Self.liveDoor()
+    @Test func aReplayingKioskFeedsTheWatchdogAndStopsGracefully() async throws {
+        let folder = try await Self.liveDoor()
 
         let systemd = try NotifySocket()
         let p = Process()

@@ -19,7 +19,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/kiosk-typo.db"))
     }
 
-    @Test func kioskAndStatusDoNotCreateTheDatabaseButRosterImportDoes() throws {
+    @Test func kioskAndStatusDoNotCreateTheDatabaseButRosterImportDoes() async throws {
         let folder = Fixtures.temporaryFolder()
         let db = folder + "/state/kiosk.db"
         let conf = try String(contentsOfFile: Fixtures.configPath, encoding: .utf8)
@@ -27,27 +27,28 @@ import Testing
             .replacingOccurrences(of: "test-images/", with: Fixtures.testImages + "/")
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
 
-        let kiosk = try Fixtures.run("kiosk", ["--config", folder + "/kiosk.conf", "--replay", Fixtures.testImages])
+        let kiosk = try await Fixtures.run(
+            "kiosk", ["--config", folder + "/kiosk.conf", "--replay", Fixtures.testImages])
         #expect(kiosk.0 != 0)
         #expect(kiosk.2.contains("\(db) does not exist"), "\(kiosk.2)")
-        let status = try Fixtures.run("kioskctl", ["status", "--config", folder + "/kiosk.conf"])
+        let status = try await Fixtures.run("kioskctl", ["status", "--config", folder + "/kiosk.conf"])
         #expect(status.0 != 0)
         #expect(status.2.contains("\(db) does not exist"), "\(status.2)")
         #expect(!FileManager.default.fileExists(atPath: db))
 
-        let imported = try Fixtures.run(
+        let imported = try await Fixtures.run(
             "kioskctl",
             [
                 "roster", "import", "--config", folder + "/kiosk.conf",
                 "--csv", Fixtures.testImages + "/roster.csv",
             ])
         #expect(imported.0 == 0, "\(imported.2)")
-        let after = try Fixtures.run("kioskctl", ["status", "--config", folder + "/kiosk.conf"])
+        let after = try await Fixtures.run("kioskctl", ["status", "--config", folder + "/kiosk.conf"])
         #expect(after.0 == 0, "\(after.2)")
         #expect(after.1.contains("300 guests"))
     }
 
-    @Test func rosterImportRefusesALatin1FileWithItsLine() throws {
+    @Test func rosterImportRefusesALatin1FileWithItsLine() async throws {
         let folder = Fixtures.temporaryFolder()
         let conf = try String(contentsOfFile: Fixtures.configPath, encoding: .utf8)
             .replacingOccurrences(of: "database = .kiosk/kiosk.db", with: "database = \(folder)/kiosk.db")
@@ -56,7 +57,7 @@ import Testing
         let csv = Data("guest_id,name\nAEAQCAIBAEAQCAIB,M".utf8) + Data([0xFC]) + Data("ller\n".utf8)
         try csv.write(to: URL(fileURLWithPath: folder + "/roster.csv"))
 
-        let imported = try Fixtures.run(
+        let imported = try await Fixtures.run(
             "kioskctl",
             [
                 "roster", "import", "--config", folder + "/kiosk.conf",

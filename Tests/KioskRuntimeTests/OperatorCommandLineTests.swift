@@ -23,52 +23,52 @@ import Testing
         return (parent, door)
     }
 
-    @Test func aRelativeConfigWorksFromAnyFolderWithCRLFLines() throws {
+    @Test func aRelativeConfigWorksFromAnyFolderWithCRLFLines() async throws {
         let (parent, door) = try Self.doorFolder()
-        let imported = try Fixtures.run(
+        let imported = try await Fixtures.run(
             "kioskctl", ["roster", "import", "--config", "kiosk.conf", "--csv", "roster.csv"],
             currentDirectory: door)
         #expect(imported.0 == 0, "\(imported.2)")
         #expect(imported.1.contains("imported 300 guests"))
         #expect(FileManager.default.fileExists(atPath: door + "/kiosk.db"))
-        let replay = try Fixtures.run(
+        let replay = try await Fixtures.run(
             "kiosk", ["--config", "door/kiosk.conf", "--replay", "door/images"], currentDirectory: parent)
         #expect(replay.0 == 0, "\(replay.2)")
         #expect(replay.1.contains("\"admitted\""), "\(replay.1)")
-        let status = try Fixtures.run("kioskctl", ["status", "--config", "kiosk.conf"], currentDirectory: door)
+        let status = try await Fixtures.run("kioskctl", ["status", "--config", "kiosk.conf"], currentDirectory: door)
         #expect(status.0 == 0, "\(status.2)")
         #expect(status.1.contains("door Side door, event 4711: 300 guests, 1 checked in"), "\(status.1)")
-        let fromAbove = try Fixtures.run(
+        let fromAbove = try await Fixtures.run(
             "kioskctl", ["status", "--config", "./door/kiosk.conf"], currentDirectory: parent)
         #expect(fromAbove.0 == 0 && fromAbove.1.contains("1 checked in"), "\(fromAbove.2)")
     }
 
     @Test(arguments: ["1e-300", "0", "-1", "nan", "inf", "1e300", "5000"])
-    func anImpossibleReplayRateIsRefused(fps: String) throws {
+    func anImpossibleReplayRateIsRefused(fps: String) async throws {
         let (_, door) = try Self.doorFolder()
-        let (code, _, err) = try Fixtures.run(
+        let (code, _, err) = try await Fixtures.run(
             "kiosk", ["--config", door + "/kiosk.conf", "--replay", door + "/images", "--fps=" + fps])
         #expect(code == 64, "\(err)")
         #expect(err.contains("--fps must be a number from 0.1 to 1000"), "\(err)")
     }
 
-    @Test func aNULByteInTheConfigurationIsRefusedWithFileAndLine() throws {
+    @Test func aNULByteInTheConfigurationIsRefusedWithFileAndLine() async throws {
         let (_, door) = try Self.doorFolder(conf: "door = Side\0door")
-        let (code, _, err) = try Fixtures.run(
+        let (code, _, err) = try await Fixtures.run(
             "kiosk", ["--config", door + "/kiosk.conf", "--replay", door + "/images"])
         #expect(code == 64)
         #expect(err.contains("kiosk.conf:9:") && err.contains("NUL byte"), "\(err)")
     }
 
-    @Test func aConfigurationThatIsADeviceIsRefusedAtOnce() throws {
-        let (code, _, err) = try Fixtures.run("kioskctl", ["status", "--config", "/dev/zero"])
+    @Test func aConfigurationThatIsADeviceIsRefusedAtOnce() async throws {
+        let (code, _, err) = try await Fixtures.run("kioskctl", ["status", "--config", "/dev/zero"])
         #expect(code != 0)
         #expect(err.contains("/dev/zero") && err.contains("not a regular file"), "\(err)")
     }
 
-    @Test func issueRefusesWhatNoKioskWouldAccept() throws {
+    @Test func issueRefusesWhatNoKioskWouldAccept() async throws {
         let folder = Fixtures.temporaryFolder()
-        let keygen = try Fixtures.run("kioskctl", ["keygen", "--out", folder + "/issuer"])
+        let keygen = try await Fixtures.run("kioskctl", ["keygen", "--out", folder + "/issuer"])
         #expect(keygen.0 == 0, "\(keygen.2)")
         let base = ["issue", "--key", folder + "/issuer.key.pem", "--tenant", "7", "--event", "4711"]
         let cases: [([String], String)] = [
@@ -82,28 +82,28 @@ import Testing
             (["--guest", "nope"], "not a 16-character guest code"),
         ]
         for (options, fragment) in cases {
-            let (code, out, err) = try Fixtures.run("kioskctl", base + options)
+            let (code, out, err) = try await Fixtures.run("kioskctl", base + options)
             #expect(code == 64, "\(options): \(err)")
             #expect(out.isEmpty && err.contains(fragment), "\(options): \(err)")
         }
-        let edge = try Fixtures.run("kioskctl", base + ["--tenant", "4294967295", "--key-id", "0"])
+        let edge = try await Fixtures.run("kioskctl", base + ["--tenant", "4294967295", "--key-id", "0"])
         #expect(edge.0 == 0, "\(edge.2)")
         #expect(edge.1.hasPrefix("HTTPS://PASS.EXAMPLE.ORG/P/"))
-        let keygen70k = try Fixtures.run("kioskctl", ["keygen", "--out", folder + "/other", "--key-id", "70000"])
+        let keygen70k = try await Fixtures.run("kioskctl", ["keygen", "--out", folder + "/other", "--key-id", "70000"])
         #expect(keygen70k.0 == 64 && keygen70k.2.contains("--key-id must be from 0 to 65535"), "\(keygen70k.2)")
     }
 
-    @Test func demoRefusesAFolderItDidNotMakeAndKeepsItsDatabase() throws {
+    @Test func demoRefusesAFolderItDidNotMakeAndKeepsItsDatabase() async throws {
         let (_, door) = try Self.doorFolder()
         let before = try #require(FileManager.default.contents(atPath: door + "/kiosk.conf"))
         try Data("real check-ins".utf8).write(to: URL(fileURLWithPath: door + "/kiosk.db"))
-        let (code, out, err) = try Fixtures.run("kioskctl", ["demo", "--dir", door])
+        let (code, out, err) = try await Fixtures.run("kioskctl", ["demo", "--dir", door])
         #expect(code == 64, "\(err)")
         #expect(
             out.isEmpty && err.contains("was not made by 'kioskctl demo'") && err.contains("choose another"), "\(err)")
         #expect(FileManager.default.contents(atPath: door + "/kiosk.db") == Data("real check-ins".utf8))
         #expect(FileManager.default.contents(atPath: door + "/kiosk.conf") == before)
-        let few = try Fixtures.run("kioskctl", ["demo", "--dir", door + "/new", "--guests", "3"])
+        let few = try await Fixtures.run("kioskctl", ["demo", "--dir", door + "/new", "--guests", "3"])
         #expect(few.0 == 64 && few.2.contains("--guests must be from 40"), "\(few.2)")
         #expect(!FileManager.default.fileExists(atPath: door + "/new"))
     }
@@ -113,17 +113,17 @@ import Testing
     @Test(
         .enabled(if: ProcessInfo.processInfo.environment["KIOSK_SLOW_TESTS"] != nil, "set KIOSK_SLOW_TESTS=1 to run it")
     )
-    func demoIsMadeReplacedAndReplayed() throws {
+    func demoIsMadeReplacedAndReplayed() async throws {
         let parent = Fixtures.temporaryFolder()
         for seed in ["11", "12"] {
-            let (code, out, err) = try Fixtures.run(
+            let (code, out, err) = try await Fixtures.run(
                 "kioskctl", ["demo", "--dir", ".demo", "--seed", seed], currentDirectory: parent)
             #expect(code == 0, "\(err)")
             #expect(out.contains("300 guests in .demo/kiosk.db"), "\(out)")
         }
         #expect(FileManager.default.fileExists(atPath: parent + "/.demo/.kioskctl-demo"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent).sorted() == [".demo"])
-        let (code, out, err) = try Fixtures.run(
+        let (code, out, err) = try await Fixtures.run(
             "kiosk", ["--config", ".demo/kiosk.conf", "--replay", ".demo/images"],
             currentDirectory: parent)
         #expect(code == 0, "\(err)")

@@ -91,7 +91,7 @@ final class ChaosServer {
         self.postgres = postgres
         processes = Array(repeating: nil, count: slots)
         ports = Array(repeating: nil, count: slots)
-        try TestCertificates.make(in: folder)
+        try ChildProcess.blocking { [folder] in try await TestCertificates.make(in: folder) }
     }
 
     var slots: Int { processes.count }
@@ -102,7 +102,7 @@ final class ChaosServer {
 
     /// Runs an admin command on the server's database; its standard output, trimmed.
     func admin(_ arguments: [String]) throws -> String {
-        let r = try ChildProcess.run("checkin-server", arguments + databaseArguments, in: folder)
+        let r = try ChildProcess.runBlocking("checkin-server", arguments + databaseArguments, in: folder)
         guard r.status == 0 else {
             throw ChaosFailure("checkin-server \(arguments.joined(separator: " ")) exited \(r.status): \(r.err)")
         }
@@ -195,7 +195,7 @@ final class ChaosDoor {
     }
 
     func kioskctl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        try ChildProcess.run("kioskctl", arguments + ["--config", "kiosk.conf"], in: folder)
+        try ChildProcess.runBlocking("kioskctl", arguments + ["--config", "kiosk.conf"], in: folder)
     }
 
     /// Redeems a one-time code through the proxy (while it is healthy); the device id.

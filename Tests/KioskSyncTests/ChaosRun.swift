@@ -139,7 +139,7 @@ final class ChaosRun {
         }
         fresh = guests.shuffled(using: &random)
         // The walk-ins' passes are signed with a key of this run's own (key id 2), trusted by every door.
-        let keygen = try ChildProcess.run(
+        let keygen = try ChildProcess.runBlocking(
             "kioskctl", ["keygen", "--out", "issuer", "--key-id", "2"], in: server.folder)
         guard keygen.status == 0 else { throw ChaosFailure("kioskctl keygen: \(keygen.err)") }
         for slot in 0..<server.slots { try server.start(slot) }
@@ -361,7 +361,7 @@ final class ChaosRun {
         guard let guest = GuestID(text: code)?.text else { throw ChaosFailure("add-guest printed '\(code)'") }
         let frames = "walkin-\(walkInsDone)"
         try FileManager.default.createDirectory(atPath: door.folder + "/" + frames, withIntermediateDirectories: true)
-        let issued = try ChildProcess.run(
+        let issued = try ChildProcess.runBlocking(
             "kioskctl",
             [
                 "issue", "--key", server.folder + "/issuer.key.pem", "--key-id", "2", "--tenant", "1", "--event", "1",

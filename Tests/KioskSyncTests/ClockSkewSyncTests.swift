@@ -29,8 +29,8 @@ struct ClockSkewSyncTests {
     func fiveMinutesFast() async throws {
         let server = try await EndToEndSyncTests.server()
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        _ = try EndToEndSyncTests.enroll(north, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        _ = try await EndToEndSyncTests.enroll(north, server)
         let clock = SkewedClock(skew: 300)
         let conf = try KioskConfiguration.parse(
             String(contentsOfFile: north.folder + "/kiosk.conf", encoding: .utf8), file: "kiosk.conf",
@@ -71,7 +71,7 @@ struct ClockSkewSyncTests {
         let again = try await SyncOnce.run(configuration: conf, store: store, clock: clock)
         #expect(again.queue.confirmed == 5 && again.queue.pending == 0)
 
-        let checkIns = try EndToEndSyncTests.export(server).filter { $0.record == "check_in" }
+        let checkIns = try await EndToEndSyncTests.export(server).filter { $0.record == "check_in" }
             .sorted { $0.correctedAt < $1.correctedAt }
         #expect(checkIns.map(\.guestId) == (first + second).map(\.text), "each once, in scan order")
         #expect(

@@ -26,7 +26,7 @@ struct LiveKioskFolder {
     let folder: String
     let door: String
 
-    init(door: String, server: LiveServer, serverURL: String? = nil) throws {
+    init(door: String, server: LiveServer, serverURL: String? = nil) async throws {
         self.door = door
         folder = LiveProcesses.temporaryFolder()
         try FileManager.default.copyItem(atPath: server.folder + "/ca.pem", toPath: folder + "/ca.pem")
@@ -43,7 +43,7 @@ struct LiveKioskFolder {
             sync_interval = 1s
             """
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let imported = try LiveProcesses.run(
+        let imported = try await LiveProcesses.run(
             "kioskctl",
             [
                 "roster", "import", "--config", "kiosk.conf", "--csv",
@@ -61,8 +61,8 @@ struct LiveKioskFolder {
                 file: folder + "/" + TestDatabaseKey.relativePath, databasePath: folder + "/kiosk.db"))
     }
 
-    func kioskctl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        try LiveProcesses.run("kioskctl", arguments + ["--config", "kiosk.conf"], in: folder)
+    func kioskctl(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+        try await LiveProcesses.run("kioskctl", arguments + ["--config", "kiosk.conf"], in: folder)
     }
 
     /// Scans made at the door while the server is away: the door's own write (check-in, queue row, audit
@@ -118,8 +118,8 @@ struct EndToEndSyncTests {
         }
     }
 
-    static func export(_ server: LiveServer) throws -> [ExportedLine] {
-        let out = try server.admin(["export", "--event", "1"])
+    static func export(_ server: LiveServer) async throws -> [ExportedLine] {
+        let out = try await server.admin(["export", "--event", "1"])
         return try out.split(separator: "\n").map {
             try APICoding.decoder().decode(ExportedLine.self, from: Data($0.utf8))
         }
@@ -129,23 +129,25 @@ struct EndToEndSyncTests {
     /// at `postgres`; returns it started.
     static func server(postgres: String? = nil) async throws -> LiveServer {
         let server = LiveServer(folder: LiveProcesses.temporaryFolder(), postgres: postgres)
-        try LiveProcesses.makeCertificates(in: server.folder)
-        #expect(try server.admin(["create-tenant", "--name", "Acme"]) == "1")
-        #expect(
+        try await LiveProcesses.makeCertificates(in: server.folder)
+        await #expect(try server.admin(["create-tenant", "--name", "Acme"]) == "1")
+        await #expect(
             try server.admin([
                 "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2020-01-01T00:00:00Z",
                 "--ends", "2036-12-01T23:00:00Z",
             ]) == "1")
-        _ = try server.admin([
+        _ = try await server.admin([
             "import-guests", "--event", "1", "--csv", LiveProcesses.packageRoot + "/test-images/roster.csv",
         ])
         try await server.start()
         return server
     }
 
-    static func enroll(_ kiosk: LiveKioskFolder, _ server: LiveServer) throws -> String {
-        let code = try server.admin(["enrolment-code", "--event", "1"])
-        let enrolled = try kiosk.kioskctl(["enroll", "--server", server.url, "--code", code, "--ca-file", "ca.pem"])
+    static func enroll(_ kiosk: LiveKioskFolder, _ server: LiveServer) async throws -> String {
+        let code = try await server.admin(["enrolment-code", "--event", "1"])
+        let enrolled = try await kiosk.kioskctl([
+            "enroll", "--server", server.url, "--code", code, "--ca-file", "ca.pem",
+        ])
         try #require(enrolled.status == 0, "\(enrolled.err)")
         return enrolled.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -156,8 +158,8 @@ struct EndToEndSyncTests {
     func offlineCheckInsArriveOnce() async throws {
         let server = try await Self.server()
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        let deviceID = try Self.enroll(north, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        let deviceID = try await Self.enroll(north, server)
         #expect(deviceID.hasPrefix("dev_"), "\(deviceID)")
 
         // The server goes away; the door keeps admitting.
@@ -166,29 +168,29 @@ struct EndToEndSyncTests {
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded())
         let times = guests.indices.map { base.addingTimeInterval(Double($0) * 7.5) }
         try north.scanOffline(guests, at: times)
-        let offline = try north.kioskctl(["sync"])
+        let offline = try await north.kioskctl(["sync"])
         #expect(offline.status != 0)
         #expect(offline.err.contains("could not be reached"), "\(offline.err)")
         #expect(try north.pending() == 10, "nothing leaves the queue without the server's answer")
-        let offlineStatus = try north.kioskctl(["status"])
+        let offlineStatus = try await north.kioskctl(["status"])
         #expect(offlineStatus.out.contains("10 pending sync"), "\(offlineStatus.out)")
 
         try await server.start()
-        let synced = try north.kioskctl(["sync"])
+        let synced = try await north.kioskctl(["sync"])
         #expect(synced.status == 0, "\(synced.err)")
         #expect(
             synced.out.contains("sent 10 in 1 batches: 10 confirmed, 0 superseded, 0 rejected; 0 pending"),
             "\(synced.out)")
-        let checkIns = try Self.export(server).filter { $0.record == "check_in" }.sorted {
+        let checkIns = try await Self.export(server).filter { $0.record == "check_in" }.sorted {
             $0.correctedAt < $1.correctedAt
         }
         #expect(checkIns.map(\.guestId) == guests.map(\.text), "each once, in scan order")
         #expect(checkIns.map(\.scannedAt) == times, "the scans' own times")
         #expect(checkIns.allSatisfy { $0.deviceId == deviceID && $0.door == "North" })
 
-        let again = try north.kioskctl(["sync"])
+        let again = try await north.kioskctl(["sync"])
         #expect(again.out.contains("sent 0 in 0 batches"), "\(again.out)")
-        let status = try north.kioskctl(["status"])
+        let status = try await north.kioskctl(["status"])
         #expect(status.out.contains("sync: online to \(server.url) as \(deviceID)"), "\(status.out)")
         #expect(status.out.contains("sync failures: 0, superseded scans: 0"), "\(status.out)")
     }
@@ -199,8 +201,8 @@ struct EndToEndSyncTests {
     func resendAfterLostAnswersAndSIGKILL() async throws {
         let server = try await Self.server()
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        _ = try Self.enroll(north, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        _ = try await Self.enroll(north, server)
         let roster = try Self.roster()
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 7200).rounded())
         let first = Array(roster.prefix(20))
@@ -209,22 +211,22 @@ struct EndToEndSyncTests {
         // The answers are lost: the database as it was before the upload comes back (all 20 still queued).
         let db = north.folder + "/kiosk.db"
         try FileManager.default.copyItem(atPath: db, toPath: db + ".before")
-        #expect(try north.kioskctl(["sync"]).out.contains("20 confirmed"))
+        await #expect(try north.kioskctl(["sync"]).out.contains("20 confirmed"))
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         try FileManager.default.moveItem(atPath: db + ".before", toPath: db)
         #expect(try north.pending() == 20)
-        let resent = try north.kioskctl(["sync"])
+        let resent = try await north.kioskctl(["sync"])
         #expect(resent.out.contains("sent 20 in 1 batches: 20 confirmed"), "\(resent.out)")
 
         // 150 more, and the sync is killed while it uploads.
         let more = Array(roster[20..<170])
         try north.scanOffline(more, at: more.indices.map { base.addingTimeInterval(Double($0)) })
         _ = try await FaultProxySyncTests.killedMidSync(north, after: .milliseconds(Int.random(in: 20...400)))
-        let after = try north.kioskctl(["sync"])
+        let after = try await north.kioskctl(["sync"])
         #expect(after.status == 0, "\(after.err)")
         #expect(try north.pending() == 0)
 
-        let lines = try Self.export(server)
+        let lines = try await Self.export(server)
         let checkIns = lines.filter { $0.record == "check_in" }.sorted { $0.correctedAt < $1.correctedAt }
         #expect(checkIns.count == 170)
         #expect(Set(checkIns.map(\.guestId)) == Set((first + more).map(\.text)), "nothing lost")
@@ -238,10 +240,10 @@ struct EndToEndSyncTests {
     func twoDoorsOneGuest() async throws {
         let server = try await Self.server()
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        let south = try LiveKioskFolder(door: "South", server: server)
-        let northID = try Self.enroll(north, server)
-        let southID = try Self.enroll(south, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        let south = try await LiveKioskFolder(door: "South", server: server)
+        let northID = try await Self.enroll(north, server)
+        let southID = try await Self.enroll(south, server)
         #expect(northID != southID)
         server.stop()
         let guest = try Self.roster()[42]
@@ -250,17 +252,17 @@ struct EndToEndSyncTests {
         try south.scanOffline([guest], at: [base.addingTimeInterval(30)])
 
         try await server.start()
-        #expect(try north.kioskctl(["sync"]).out.contains("1 confirmed, 0 superseded"))
-        let southSync = try south.kioskctl(["sync"])
+        await #expect(try north.kioskctl(["sync"]).out.contains("1 confirmed, 0 superseded"))
+        let southSync = try await south.kioskctl(["sync"])
         #expect(southSync.out.contains("0 confirmed, 1 superseded, 0 rejected; 0 pending"), "\(southSync.out)")
 
-        let lines = try Self.export(server)
+        let lines = try await Self.export(server)
         let checkIns = lines.filter { $0.record == "check_in" }
         #expect(checkIns.count == 1)
         #expect(checkIns.first?.deviceId == northID && checkIns.first?.scannedAt == base)
         #expect(
             lines.contains { $0.record == "check_in_event" && $0.deviceId == southID && $0.outcome == "superseded" })
-        let status = try south.kioskctl(["status"])
+        let status = try await south.kioskctl(["status"])
         #expect(status.out.contains("superseded scans: 1"), "\(status.out)")
         #expect(status.out.contains("\(guest.text): checked in at North"), "\(status.out)")
     }

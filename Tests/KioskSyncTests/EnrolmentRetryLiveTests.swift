@@ -18,12 +18,12 @@ struct EnrolmentRetryLiveTests {
     func lostAnswersSteps() async throws {
         let server = try await EndToEndSyncTests.server()
         defer { server.stop() }
-        let code = try server.admin(["enrolment-code", "--event", "1"])
+        let code = try await server.admin(["enrolment-code", "--event", "1"])
         let proxy = try FaultProxy(serverPort: server.port, plan: FaultPlan(seed: 1, dropResponse: 1.0))
         defer { proxy.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
         let throughProxy = "https://localhost:\(proxy.port)"
-        let lost = try north.kioskctl([
+        let lost = try await north.kioskctl([
             "enroll", "--server", throughProxy, "--code", code, "--ca-file", "ca.pem", "--retry-for", "4",
         ])
         #expect(lost.status != 0)
@@ -36,17 +36,17 @@ struct EnrolmentRetryLiveTests {
         // The code is spent on the server; this kiosk's nonce still gets its device.
         let codeFile = north.folder + "/code.txt"
         try code.write(toFile: codeFile, atomically: true, encoding: .utf8)
-        let again = try north.kioskctl([
+        let again = try await north.kioskctl([
             "enroll", "--server", server.url, "--code-file", codeFile, "--ca-file", "ca.pem",
         ])
         #expect(again.status == 0, "\(again.err)")
-        let devices = try server.admin(["devices", "--tenant", "1"])
+        let devices = try await server.admin(["devices", "--tenant", "1"])
         #expect(devices.split(separator: "\n").count == 1, "one device: \(devices)")
-        #expect(try north.kioskctl(["sync"]).status == 0)
+        await #expect(try north.kioskctl(["sync"]).status == 0)
 
         // Another kiosk with the same code: already used.
-        let south = try LiveKioskFolder(door: "South", server: server)
-        let other = try south.kioskctl(["enroll", "--server", server.url, "--code", code, "--ca-file", "ca.pem"])
+        let south = try await LiveKioskFolder(door: "South", server: server)
+        let other = try await south.kioskctl(["enroll", "--server", server.url, "--code", code, "--ca-file", "ca.pem"])
         #expect(other.status != 0)
         #expect(other.err.contains("already used"), "\(other.err)")
     }

@@ -78,9 +78,13 @@ struct FaultProxySyncTests {
         let proxy = try FaultProxy(serverPort: server.port, plan: plan)
         defer { proxy.stop() }
         let proxyURL = "https://127.0.0.1:\(proxy.port)"
-        let doors = try ["North", "South"].map { try LiveKioskFolder(door: $0, server: server, serverURL: proxyURL) }
+        var doors: [LiveKioskFolder] = []
+        for door in ["North", "South"] {
+            doors.append(try await LiveKioskFolder(door: door, server: server, serverURL: proxyURL))
+        }
         // Enrolled straight at the server; from then on kiosk.conf's server, the proxy, is used.
-        let devices = try doors.map { try EndToEndSyncTests.enroll($0, server) }
+        var devices: [String] = []
+        for door in doors { devices.append(try await EndToEndSyncTests.enroll(door, server)) }
         let scans = Self.scans(count, roster: try EndToEndSyncTests.roster(), seed: plan.seed)
         let byDoor = doors.indices.map { door in scans.filter { $0.door == door } }
         for (door, kiosk) in zip(byDoor, doors) {
@@ -105,7 +109,7 @@ struct FaultProxySyncTests {
         let misread = failures.filter { !$0.contains("could not be reached") }
         #expect(misread.isEmpty, "a lost connection is reported as the server out of reach: \(misread.prefix(3))")
 
-        let lines = try EndToEndSyncTests.export(server)
+        let lines = try await EndToEndSyncTests.export(server)
         let events = lines.filter { $0.record == "check_in_event" }
         #expect(events.count == count, "one check-in event per scan")
         #expect(Set(events.map { "\($0.deviceId) \($0.sequence)" }).count == events.count, "no key twice")
@@ -128,7 +132,7 @@ struct FaultProxySyncTests {
                 "\(checkIn.guestId): the earliest scan wins")
         }
         for kiosk in doors {
-            let status = try kiosk.kioskctl(["status"])
+            let status = try await kiosk.kioskctl(["status"])
             #expect(status.out.contains("sync failures: 0"), "\(status.out)")
         }
     }
@@ -155,7 +159,7 @@ struct FaultProxySyncTests {
                         killed += 1
                     }
                 } else {
-                    let run = try kiosk.kioskctl(["sync"])
+                    let run = try await kiosk.kioskctl(["sync"])
                     if run.status != 0 { failures.append(run.err) }
                 }
                 pending += try kiosk.pending()

@@ -12,8 +12,8 @@ struct LiveKioskSyncTests {
     func liveKioskUploads() async throws {
         let server = try await EndToEndSyncTests.server()
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        _ = try EndToEndSyncTests.enroll(north, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        _ = try await EndToEndSyncTests.enroll(north, server)
         let guests = Array(try EndToEndSyncTests.roster().prefix(60))
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 900).rounded())
         try north.scanOffline(guests, at: guests.indices.map { base.addingTimeInterval(Double($0)) })
@@ -32,7 +32,7 @@ struct LiveKioskSyncTests {
         kiosk.waitUntilExit()
         #expect(pending == 0, "\(screen.suffix(2000))")
         #expect(screen.contains("| online | 0 pending"), "\(screen.suffix(2000))")
-        let checkIns = try EndToEndSyncTests.export(server).filter { $0.record == "check_in" }
+        let checkIns = try await EndToEndSyncTests.export(server).filter { $0.record == "check_in" }
         #expect(checkIns.count == 60)
     }
 }

@@ -21,25 +21,25 @@ enum LiveProcesses {
 
     /// Runs an executable of the package; returns its exit status, standard output and standard error.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], in folder: String) throws -> (
+    static func run(_ executable: String, _ arguments: [String], in folder: String) async throws -> (
         status: Int32, out: String, err: String
     ) {
-        try ChildProcess.run(executable, arguments, in: folder)
+        try await ChildProcess.run(executable, arguments, in: folder)
     }
 
     /// Runs `checkin-server` and returns its standard output, trimmed; fails the test if it fails.
-    static func admin(_ arguments: [String], in folder: String) throws -> String {
-        let r = try run("checkin-server", arguments, in: folder)
+    static func admin(_ arguments: [String], in folder: String) async throws -> String {
+        let r = try await run("checkin-server", arguments, in: folder)
         try #require(r.status == 0, "checkin-server \(arguments): \(r.err)")
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func shell(_ script: String, in folder: String) throws -> (status: Int32, out: String) {
-        try ChildProcess.shell(script, in: folder)
+    static func shell(_ script: String, in folder: String) async throws -> (status: Int32, out: String) {
+        try await ChildProcess.shell(script, in: folder)
     }
 
     /// A CA and a server certificate for localhost and 127.0.0.1 in `folder` (ca.pem, server.pem, server.key).
-    static func makeCertificates(in folder: String) throws { try TestCertificates.make(in: folder) }
+    static func makeCertificates(in folder: String) async throws { try await TestCertificates.make(in: folder) }
 
     /// Threads of their own for live tests that wait for child processes (kioskctl, admin commands): they
     /// block these, not the 2-thread cooperative pool that the rest of the suite's tasks resume on.
@@ -73,8 +73,8 @@ final class LiveServer {
     var databaseArguments: [String] { postgres.map { ["--postgres", $0] } ?? [] }
 
     /// Runs an admin command on the server's database; returns its standard output, trimmed.
-    func admin(_ arguments: [String]) throws -> String {
-        try LiveProcesses.admin(arguments + databaseArguments, in: folder)
+    func admin(_ arguments: [String]) async throws -> String {
+        try await LiveProcesses.admin(arguments + databaseArguments, in: folder)
     }
 
     func start() async throws {
@@ -107,7 +107,7 @@ final class LiveServer {
             try await Task.sleep(for: .milliseconds(100))
         }
         for _ in 0..<150 {  // up to 15 s for the server to listen
-            let r = try LiveProcesses.shell(
+            let r = try await LiveProcesses.shell(
                 "curl -s -o /dev/null --cacert ca.pem \(url)/v1/events/1", in: folder)
             if r.status == 0 { return }
             // A server made to crash (fault injection) may be gone before it answers.

@@ -15,22 +15,22 @@ import Testing
 @Suite("Pass issuance, live: webhook to e-mail to door, and crashes", .serialized, .dropsTestDatabases)
 struct PassIssuanceLiveTests {
     /// A server (tenant 1, event 1) sending pass e-mails to `relay`, not yet started; its webhook secret.
-    static func server(relay: TestSMTPRelay, postgres: String? = nil, setUp: Bool = true) throws -> (
+    static func server(relay: TestSMTPRelay, postgres: String? = nil, setUp: Bool = true) async throws -> (
         LiveServer, String
     ) {
         // Its URL goes into --public-url before it starts: a port of its own, not the system's choice.
         let server = LiveServer(
             folder: LiveProcesses.temporaryFolder(), port: Int.random(in: 20_000..<40_000), postgres: postgres)
-        try LiveProcesses.makeCertificates(in: server.folder)
+        try await LiveProcesses.makeCertificates(in: server.folder)
         var secret = ""
         if setUp {
-            #expect(try server.admin(["create-tenant", "--name", "Acme"]) == "1")
-            #expect(
+            await #expect(try server.admin(["create-tenant", "--name", "Acme"]) == "1")
+            await #expect(
                 try server.admin([
                     "create-event", "--tenant", "1", "--name", "Winter Gala", "--venue", "Main Hall", "--starts",
                     "2030-01-01T18:00:00Z", "--ends", "2030-01-01T23:00:00Z",
                 ]) == "1")
-            secret = try server.admin(["webhook-secret", "--tenant", "1"])
+            secret = try await server.admin(["webhook-secret", "--tenant", "1"])
         }
         server.serveArguments = [
             "--smtp-url", "smtp+plain://127.0.0.1:\(relay.port)", "--mail-from", "passes@checkin.test",
@@ -40,7 +40,7 @@ struct PassIssuanceLiveTests {
     }
 
     /// POSTs a guest webhook signed with `secret` (curl, the server's CA); returns the answer's body.
-    static func webhook(_ server: LiveServer, secret: String, id: String, payload: GuestWebhookPayload) throws
+    static func webhook(_ server: LiveServer, secret: String, id: String, payload: GuestWebhookPayload) async throws
         -> GuestWebhookResult
     {
         let body = try APICoding.encoder().encode(payload)
@@ -49,7 +49,7 @@ struct PassIssuanceLiveTests {
         let timestamp = Int64(Date().timeIntervalSince1970)
         let signature = StandardWebhook.sign(
             id: id, timestamp: timestamp, body: [UInt8](body), secret: try WebhookSecretKey(secret))
-        let r = try LiveProcesses.shell(
+        let r = try await LiveProcesses.shell(
             """
             curl -s --fail-with-body --cacert ca.pem -H 'content-type: application/json' -H 'webhook-id: \(id)' \
             -H 'webhook-timestamp: \(timestamp)' -H 'webhook-signature: \(signature)' --data-binary @\(file) \
@@ -77,10 +77,10 @@ struct PassIssuanceLiveTests {
 
     @Test func aSignedWebhookBecomesAnEmailWhoseQRCodeTheKioskAdmits() async throws {
         let relay = try TestSMTPRelay.start()
-        let (server, secret) = try Self.server(relay: relay)
+        let (server, secret) = try await Self.server(relay: relay)
         try await server.start()
         defer { server.stop() }
-        let added = try Self.webhook(
+        let added = try await Self.webhook(
             server, secret: secret, id: "msg_e2e_1",
             payload: GuestWebhookPayload(
                 type: "guest.created",
@@ -109,7 +109,7 @@ struct PassIssuanceLiveTests {
         let payloads = KioskDecoder().decode(qr).map { String(decoding: $0.payload, as: UTF8.self) }
         let url = try #require(payloads.first)
         #expect(payloads.count == 1 && url.hasPrefix(server.url.uppercased() + "/P/") && text.contains(url))
-        let page = try LiveProcesses.shell(
+        let page = try await LiveProcesses.shell(
             "curl -s --cacert ca.pem '\(url.lowercased().prefix(server.url.count))/p/\(url.split(separator: "/").last!)'",
             in: server.folder)
         #expect(page.out.contains("Zoë") && page.out.contains(code))
@@ -119,7 +119,7 @@ struct PassIssuanceLiveTests {
         let door = LiveProcesses.temporaryFolder()
         try FileManager.default.copyItem(atPath: server.folder + "/ca.pem", toPath: door + "/ca.pem")
         try TestDatabaseKey.write(to: door + "/" + TestDatabaseKey.relativePath)
-        let keys = try server.admin(["signing-keys", "--tenant", "1"])
+        let keys = try await server.admin(["signing-keys", "--tenant", "1"])
         try """
         door = North
         tenant = 1
@@ -132,8 +132,8 @@ struct PassIssuanceLiveTests {
         display = text
 
         """.write(toFile: door + "/kiosk.conf", atomically: true, encoding: .utf8)
-        let enrolment = try server.admin(["enrolment-code", "--event", "1"])
-        let enrolled = try LiveProcesses.run(
+        let enrolment = try await server.admin(["enrolment-code", "--event", "1"])
+        let enrolled = try await LiveProcesses.run(
             "kioskctl",
             ["enroll", "--config", "kiosk.conf", "--server", server.url, "--code", enrolment, "--ca-file", "ca.pem"],
             in: door)
@@ -142,7 +142,7 @@ struct PassIssuanceLiveTests {
         let frame = DoorScenes.render(.plain, code: qr, moduleSize: 8, severity: 0.3, rng: &rng)
         try FileManager.default.createDirectory(atPath: door + "/frames", withIntermediateDirectories: true)
         try ImageFile.writePNG(frame, to: door + "/frames/0001.png")
-        let replay = try LiveProcesses.run("kiosk", ["--config", "kiosk.conf", "--replay", "frames"], in: door)
+        let replay = try await LiveProcesses.run("kiosk", ["--config", "kiosk.conf", "--replay", "frames"], in: door)
         #expect(replay.status == 0, "\(replay.err)")
         #expect(replay.out.contains("\"admitted\""), "out: \(replay.out)\nerr: \(replay.err)\nframes: \(door)")
     }
@@ -174,13 +174,13 @@ extension PassIssuanceLiveTests {
 
     @Test func aCrashAfterEachStepResumesAtTheNextAndSendsOneEmail() async throws {
         let relay = try TestSMTPRelay.start()
-        let (server, secret) = try Self.server(relay: relay)
+        let (server, secret) = try await Self.server(relay: relay)
         let passes = server.folder + "/passes"
         for (index, step) in ["sign", "render", "store", "email"].enumerated() {
             server.environment = ["CHECKIN_FAULT_CRASH_AFTER_STEP": step]
             try await server.start()
             let address = "after-\(step)@example.org"
-            _ = try Self.webhook(
+            _ = try await Self.webhook(
                 server, secret: secret, id: "msg_crash_\(step)",
                 payload: GuestWebhookPayload(
                     type: "guest.created",
@@ -269,23 +269,23 @@ extension PassIssuanceLiveTests {
         // A relay that takes 100 ms per message (a real one takes longer): the sending lasts seconds, and kills
         // land inside it, some between the relay's acceptance and the step's commit.
         let relay = try TestSMTPRelay.start(.init(dataDelayMilliseconds: 100))
-        let (server, _) = try Self.server(relay: relay)
-        _ = try server.admin(["import-guests", "--event", "1", "--csv", try Self.guestCSV(40, in: server.folder)])
+        let (server, _) = try await Self.server(relay: relay)
+        _ = try await server.admin(["import-guests", "--event", "1", "--csv", try Self.guestCSV(40, in: server.folder)])
         try await Self.randomKills([server], relay: relay, guests: 40, kills: 5, seed: 11)
     }
 
     @Test func twoServerProcessesOnOnePostgreSQLWithRandomKillsLoseNoEmail() async throws {
         let database = try await LivePostgres.makeDatabase()
         let relay = try TestSMTPRelay.start(.init(dataDelayMilliseconds: 60))
-        let (first, _) = try Self.server(relay: relay, postgres: database)
-        let (second, _) = try Self.server(relay: relay, postgres: database, setUp: false)
+        let (first, _) = try await Self.server(relay: relay, postgres: database)
+        let (second, _) = try await Self.server(relay: relay, postgres: database, setUp: false)
         // One pass folder for both, as two processes on one box would have.
         let shared = first.folder + "/passes"
         for server in [first, second] {
             server.serveArguments += ["--pass-dir", shared]
         }
         // Two processes send twice as fast: twice the guests, so that the kills land inside the sending.
-        _ = try first.admin(["import-guests", "--event", "1", "--csv", try Self.guestCSV(100, in: first.folder)])
+        _ = try await first.admin(["import-guests", "--event", "1", "--csv", try Self.guestCSV(100, in: first.folder)])
         try await Self.randomKills([first, second], relay: relay, guests: 100, kills: 6, seed: 23)
     }
 }

@@ -36,9 +36,9 @@ struct ReadYourWritesTests {
     /// must have every change made before it.
     static func run(servers: [LiveServer]) async throws {
         let main = servers[0]
-        try LiveProcesses.makeCertificates(in: main.folder)
-        #expect(try main.admin(["create-tenant", "--name", "Acme"]) == "1")
-        _ = try main.admin([
+        try await LiveProcesses.makeCertificates(in: main.folder)
+        await #expect(try main.admin(["create-tenant", "--name", "Acme"]) == "1")
+        _ = try await main.admin([
             "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2020-01-01T00:00:00Z", "--ends",
             "2036-12-01T23:00:00Z",
         ])
@@ -47,9 +47,9 @@ struct ReadYourWritesTests {
         let csv =
             "guest_id,name,email\n"
             + ids.enumerated().map { "\($1.text),Guest \($0),g\($0)@example.org" }.joined(separator: "\n")
-        let adminToken = try main.admin(["admin-token"])
-        let readerCode = try main.admin(["enrolment-code", "--event", "1"])
-        let uploaderCode = try main.admin(["enrolment-code", "--event", "1"])
+        let adminToken = try await main.admin(["admin-token"])
+        let readerCode = try await main.admin(["enrolment-code", "--event", "1"])
+        let uploaderCode = try await main.admin(["enrolment-code", "--event", "1"])
         for server in servers { try await server.start() }
         defer { for server in servers { server.stop() } }
         let ca = main.folder + "/ca.pem"
@@ -72,7 +72,7 @@ struct ReadYourWritesTests {
 
         // Then 400 guests with e-mail addresses: the servers issue their passes during the rounds.
         try csv.write(toFile: main.folder + "/guests.csv", atomically: true, encoding: .utf8)
-        let imported = try LiveProcesses.shell(
+        let imported = try await LiveProcesses.shell(
             "curl -s --fail-with-body --cacert ca.pem -H 'Authorization: Bearer \(adminToken)' "
                 + "-H 'Content-Type: text/csv' --data-binary @guests.csv \(servers[0].url)/v1/admin/events/1/guests/import",
             in: main.folder)

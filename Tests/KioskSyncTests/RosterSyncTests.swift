@@ -70,9 +70,9 @@ struct RosterSyncTests {
     /// A server whose event 1 has `guests` generated guests (ids in the CSV) plus the test roster.
     static func server(guests: Int, minimumKioskVersion: String? = nil) async throws -> (LiveServer, [GuestID]) {
         let server = LiveServer(folder: LiveProcesses.temporaryFolder())
-        try LiveProcesses.makeCertificates(in: server.folder)
-        _ = try LiveProcesses.admin(["create-tenant", "--name", "Acme"], in: server.folder)
-        _ = try LiveProcesses.admin(
+        try await LiveProcesses.makeCertificates(in: server.folder)
+        _ = try await LiveProcesses.admin(["create-tenant", "--name", "Acme"], in: server.folder)
+        _ = try await LiveProcesses.admin(
             [
                 "create-event", "--tenant", "1", "--name", "Gala", "--starts", "2020-01-01T00:00:00Z",
                 "--ends", "2036-12-01T23:00:00Z",
@@ -83,12 +83,13 @@ struct RosterSyncTests {
             "guest_id,name,email\n"
             + ids.enumerated().map { "\($1.text),Guest \($0),g\($0)@example.org" }
             .joined(separator: "\n")
-        _ = try LiveProcesses.admin(
+        _ = try await LiveProcesses.admin(
             ["import-guests", "--event", "1", "--csv", LiveProcesses.packageRoot + "/test-images/roster.csv"],
             in: server.folder)
         if guests > 0 {
             try csv.write(toFile: server.folder + "/many.csv", atomically: true, encoding: .utf8)
-            _ = try LiveProcesses.admin(["import-guests", "--event", "1", "--csv", "many.csv"], in: server.folder)
+            _ = try await LiveProcesses.admin(
+                ["import-guests", "--event", "1", "--csv", "many.csv"], in: server.folder)
         }
         try await server.start()
         return (server, ids)
@@ -110,8 +111,8 @@ struct RosterSyncTests {
     func resumableDownloadSteps() async throws {
         let (server, ids) = try await Self.server(guests: 1_000)
         defer { server.stop() }
-        let kiosk = try LiveKioskFolder(door: "North", server: server)
-        let code = try LiveProcesses.admin(["enrolment-code", "--event", "1"], in: server.folder)
+        let kiosk = try await LiveKioskFolder(door: "North", server: server)
+        let code = try await LiveProcesses.admin(["enrolment-code", "--event", "1"], in: server.folder)
         let store = try Self.store(kiosk)
         let enrolment = try await Enrolling.enroll(
             store: store, serverURL: server.url, code: code, door: "North", event: EventID(1),
@@ -153,7 +154,7 @@ struct RosterSyncTests {
                 return
             }
         }
-        let status = try kiosk.kioskctl(["status"])
+        let status = try await kiosk.kioskctl(["status"])
         #expect(status.out.contains("roster: complete"), "\(status.out)")
     }
 
@@ -163,10 +164,10 @@ struct RosterSyncTests {
     func deltas() async throws {
         let (server, _) = try await Self.server(guests: 0)
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        let south = try LiveKioskFolder(door: "South", server: server)
-        _ = try EndToEndSyncTests.enroll(north, server)
-        _ = try EndToEndSyncTests.enroll(south, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        let south = try await LiveKioskFolder(door: "South", server: server)
+        _ = try await EndToEndSyncTests.enroll(north, server)
+        _ = try await EndToEndSyncTests.enroll(south, server)
         let guests = try EndToEndSyncTests.roster()
         let event = EventID(1)
         let (cancelled, shared, northOnly) = (guests[0], guests[1], guests[2])
@@ -174,16 +175,17 @@ struct RosterSyncTests {
 
         // North admits two guests and syncs; South admits `shared` later, offline, and has not synced.
         try north.scanOffline([shared, northOnly], at: [base, base + 1])
-        #expect(try north.kioskctl(["sync"]).status == 0)
+        await #expect(try north.kioskctl(["sync"]).status == 0)
         try south.scanOffline([shared], at: [base + 30])
-        _ = try LiveProcesses.admin(["cancel-guest", "--event", "1", "--guest", cancelled.text], in: server.folder)
-        let walkIn = try #require(
+        _ = try await LiveProcesses.admin(
+            ["cancel-guest", "--event", "1", "--guest", cancelled.text], in: server.folder)
+        let walkIn = try await #require(
             GuestID(
                 text: try LiveProcesses.admin(
                     ["add-guest", "--event", "1", "--name", "Wanda Walkin", "--note", "paid at the door"],
                     in: server.folder)))
 
-        let refreshed = try south.kioskctl(["roster", "refresh"])
+        let refreshed = try await south.kioskctl(["roster", "refresh"])
         #expect(refreshed.status == 0, "\(refreshed.err)")
         let store = try Self.store(south)
         #expect(try store.lookUp(guest: cancelled, event: event).isCancelled)
@@ -208,7 +210,7 @@ struct RosterSyncTests {
 
         // Uploaded: the server keeps North's earlier scan, and South's kiosk now says where and when, and that
         // it admitted the guest too (a double entry).
-        #expect(try south.kioskctl(["sync"]).status == 0)
+        await #expect(try south.kioskctl(["sync"]).status == 0)
         guard case .doubleEntry(_, let winner) = try store.lookUp(guest: shared, event: event) else {
             Issue.record("no double entry after the sync")
             return
@@ -227,10 +229,10 @@ struct RosterSyncTests {
     func displacedAdmitSteps() async throws {
         let (server, _) = try await Self.server(guests: 0)
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        let south = try LiveKioskFolder(door: "South", server: server)
-        let northDevice = try EndToEndSyncTests.enroll(north, server)
-        _ = try EndToEndSyncTests.enroll(south, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        let south = try await LiveKioskFolder(door: "South", server: server)
+        let northDevice = try await EndToEndSyncTests.enroll(north, server)
+        _ = try await EndToEndSyncTests.enroll(south, server)
         let shared = try EndToEndSyncTests.roster()[1]
         let event = EventID(1)
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded())
@@ -238,21 +240,21 @@ struct RosterSyncTests {
         // Both offline: South admits first (by the clock), North 30 s later; North's upload arrives first.
         try south.scanOffline([shared], at: [base])
         try north.scanOffline([shared], at: [base + 30])
-        let northSync = try north.kioskctl(["sync"])
+        let northSync = try await north.kioskctl(["sync"])
         #expect(northSync.out.contains("1 confirmed"), "\(northSync.out)")
-        let southSync = try south.kioskctl(["sync"])
+        let southSync = try await south.kioskctl(["sync"])
         #expect(southSync.out.contains("1 confirmed"), "\(southSync.out)")
 
         // On the server North's scan is superseded, with South's door and time.
-        let lines = try EndToEndSyncTests.export(server).filter { $0.guestId == shared.text }
+        let lines = try await EndToEndSyncTests.export(server).filter { $0.guestId == shared.text }
         let northScan = lines.first { $0.record == "check_in_event" && $0.deviceId == northDevice }
         #expect(northScan?.outcome == "superseded", "\(lines)")
         #expect(lines.first { $0.record == "check_in" }?.door == "South")
-        let report = try server.admin(["double-entries", "--event", "1"])
+        let report = try await server.admin(["double-entries", "--event", "1"])
         #expect(report.contains("South") && report.contains("North") && report.contains("30"), "\(report)")
 
         // North's next roster refresh brings South's check-in: North's admit is a double entry there.
-        #expect(try north.kioskctl(["roster", "refresh"]).status == 0)
+        await #expect(try north.kioskctl(["roster", "refresh"]).status == 0)
         let store = try Self.store(north)
         guard case .doubleEntry(_, let winner) = try store.lookUp(guest: shared, event: event) else {
             Issue.record(
@@ -260,7 +262,7 @@ struct RosterSyncTests {
             return
         }
         #expect(winner.door == "South" && abs(winner.at.timeIntervalSince(base)) < 1)
-        let status = try north.kioskctl(["status"])
+        let status = try await north.kioskctl(["status"])
         #expect(status.out.contains("superseded scans: 1"), "\(status.out)")
         #expect(status.out.contains("checked in at South"), "\(status.out)")
         // South's own check-in is no double entry there.
@@ -277,16 +279,16 @@ struct RosterSyncTests {
     func versionGate() async throws {
         let (server, _) = try await Self.server(guests: 0, minimumKioskVersion: "99.0.0")
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        _ = try EndToEndSyncTests.enroll(north, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        _ = try await EndToEndSyncTests.enroll(north, server)
         let guests = Array(try EndToEndSyncTests.roster().prefix(3))
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded())
         try north.scanOffline(guests, at: [base, base + 1, base + 2])
-        let sync = try north.kioskctl(["sync"])
+        let sync = try await north.kioskctl(["sync"])
         #expect(sync.status != 0)
         #expect(sync.err.contains("update"), "\(sync.err)")
         #expect(try north.pending() == 0)
-        #expect(try EndToEndSyncTests.export(server).filter { $0.record == "check_in" }.count == 3)
+        await #expect(try EndToEndSyncTests.export(server).filter { $0.record == "check_in" }.count == 3)
     }
 
     @Test(
@@ -295,15 +297,16 @@ struct RosterSyncTests {
     func walkInAdmittedOnFirstScan() async throws {
         let (server, _) = try await Self.server(guests: 0)
         defer { server.stop() }
-        let east = try LiveKioskFolder(door: "East", server: server)
-        _ = try EndToEndSyncTests.enroll(east, server)
-        let walkIn = try LiveProcesses.admin(["add-guest", "--event", "1", "--name", "Late Larry"], in: server.folder)
+        let east = try await LiveKioskFolder(door: "East", server: server)
+        _ = try await EndToEndSyncTests.enroll(east, server)
+        let walkIn = try await LiveProcesses.admin(
+            ["add-guest", "--event", "1", "--name", "Late Larry"], in: server.folder)
         // A key of this test's own, trusted by this kiosk, signs the walk-in's pass.
-        #expect(
+        await #expect(
             try LiveProcesses.run("kioskctl", ["keygen", "--out", "issuer", "--key-id", "2"], in: east.folder).status
                 == 0)
         try FileManager.default.createDirectory(atPath: east.folder + "/frames", withIntermediateDirectories: true)
-        let issued = try LiveProcesses.run(
+        let issued = try await LiveProcesses.run(
             "kioskctl",
             [
                 "issue", "--key", "issuer.key.pem", "--key-id", "2", "--tenant", "1", "--event", "1", "--guest", walkIn,

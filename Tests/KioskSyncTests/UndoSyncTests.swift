@@ -8,12 +8,12 @@ import Testing
 @Suite("Undo at the kiosk, applied on the server", .serialized)
 struct UndoSyncTests {
     /// Waits up to 20 s for `condition`.
-    static func eventually(_ condition: () throws -> Bool) async throws -> Bool {
+    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
         for _ in 0..<200 {
-            if try condition() { return true }
+            if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(100))
         }
-        return try condition()
+        return try await condition()
     }
 
     @Test(
@@ -22,15 +22,15 @@ struct UndoSyncTests {
     func undoAtTheLiveKiosk() async throws {
         let server = try await EndToEndSyncTests.server()
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        _ = try EndToEndSyncTests.enroll(north, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        _ = try await EndToEndSyncTests.enroll(north, server)
         try north.runWithoutFrames()
         let roster = try EndToEndSyncTests.roster()
         let (guest, other) = (roster[3], roster[4])
         let store = try north.openStore()
         func checkedIn() throws -> Set<GuestID> { Set(try store.checkIns(event: EventID(1)).map(\.guest)) }
-        func serverCheckIns() throws -> [ExportedLine] {
-            try EndToEndSyncTests.export(server).filter { $0.record == "check_in" }
+        func serverCheckIns() async throws -> [ExportedLine] {
+            try await EndToEndSyncTests.export(server).filter { $0.record == "check_in" }
         }
 
         let keyboard = Pipe()
@@ -45,24 +45,24 @@ struct UndoSyncTests {
         type(guest.text + "\n")
         type(other.text + "\n")
         #expect(try await Self.eventually { try checkedIn() == [guest, other] })
-        #expect(try await Self.eventually { try serverCheckIns().count == 2 && north.pending() == 0 })
+        #expect(try await Self.eventually { try await serverCheckIns().count == 2 && north.pending() == 0 })
 
         // The guest was let in by mistake: Ctrl-U lists the door's last check-ins, newest first; 2 is the guest.
         type("\u{15}")
         type("2")
         #expect(try await Self.eventually { try checkedIn() == [other] })
-        #expect(try await Self.eventually { try serverCheckIns().map(\.guestId) == [other.text] })
+        #expect(try await Self.eventually { try await serverCheckIns().map(\.guestId) == [other.text] })
         #expect(try await Self.eventually { try north.pending() == 0 })
 
         // The pass admits again: a new check-in, after the revert, on the server too.
         type(guest.text + "\n")
-        #expect(try await Self.eventually { try serverCheckIns().count == 2 && north.pending() == 0 })
+        #expect(try await Self.eventually { try await serverCheckIns().count == 2 && north.pending() == 0 })
         kiosk.terminate()
         kiosk.waitUntilExit()
         let text = String(decoding: screen.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("UNDO A CHECK-IN") && text.contains("CHECK-IN UNDONE"), "\(text.suffix(3000))")
 
-        let lines = try EndToEndSyncTests.export(server).filter { $0.guestId == guest.text }
+        let lines = try await EndToEndSyncTests.export(server).filter { $0.guestId == guest.text }
         let events = lines.filter { $0.record == "check_in_event" }.sorted { $0.sequence < $1.sequence }
         #expect(events.map(\.kind) == ["check_in", "revert", "check_in"], "\(events)")
         #expect(events.map(\.outcome) == ["applied", "applied", "applied"], "\(events)")
@@ -77,10 +77,10 @@ struct UndoSyncTests {
     func undoOfASupersededScan() async throws {
         let server = try await EndToEndSyncTests.server()
         defer { server.stop() }
-        let north = try LiveKioskFolder(door: "North", server: server)
-        let south = try LiveKioskFolder(door: "South", server: server)
-        _ = try EndToEndSyncTests.enroll(north, server)
-        _ = try EndToEndSyncTests.enroll(south, server)
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        let south = try await LiveKioskFolder(door: "South", server: server)
+        _ = try await EndToEndSyncTests.enroll(north, server)
+        _ = try await EndToEndSyncTests.enroll(south, server)
         let guest = try EndToEndSyncTests.roster()[7]
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded())
         // Offline, North admits the guest first; South admits the guest a minute later, then undoes it.
@@ -94,12 +94,12 @@ struct UndoSyncTests {
             reason: "mistaken admit")
         #expect(try southStore.revert(recent[0], attempt: attempt) == .reverted)
 
-        #expect(try north.kioskctl(["sync"]).status == 0)
-        let synced = try south.kioskctl(["sync"])
+        await #expect(try north.kioskctl(["sync"]).status == 0)
+        let synced = try await south.kioskctl(["sync"])
         #expect(synced.status == 0, "\(synced.err)")
         #expect(synced.out.contains("sent 2 in 1 batches: 1 confirmed, 1 superseded, 0 rejected"), "\(synced.out)")
 
-        let lines = try EndToEndSyncTests.export(server).filter { $0.guestId == guest.text }
+        let lines = try await EndToEndSyncTests.export(server).filter { $0.guestId == guest.text }
         let kept = try #require(lines.first { $0.record == "check_in" })
         #expect(kept.door == "North" && kept.scannedAt == base)
         let revert = try #require(lines.first { $0.kind == "revert" })
