@@ -1,4 +1,5 @@
 import KioskCore
+import KioskStore
 import KioskSync
 import Logging
 import ServiceLifecycle
@@ -59,9 +60,10 @@ public enum LiveKiosk {
         if let requests {
             services.append(
                 .init(
-                    service: SyncWorker(configuration: configuration, requests: requests, logger: logger) {
-                        inbox.post(.sync($0))
-                    },
+                    service: SyncWorker(
+                        configuration: configuration, requests: requests, logger: logger,
+                        openStore: { try SQLiteDoorStore(configuration: configuration, mode: .openExisting) }
+                    ) { inbox.post(.sync($0)) },
                     serviceName: "sync worker"))
         }
         services.append(.init(service: ReloadSignalService(inbox: inbox), serviceName: "SIGHUP reload"))

@@ -15,7 +15,7 @@ public enum Enrolling {
     /// nonce (jittered backoff) for up to `retryFor`, and the server gives the same device a new token rather
     /// than refusing a code it already spent. A later `kioskctl enroll` with the same code does the same.
     public static func enroll(
-        store: SQLiteDoorStore, serverURL: String, code: String, door: String, event: EventID, caFile: String?,
+        store: some SyncStore, serverURL: String, code: String, door: String, event: EventID, caFile: String?,
         clock: any SyncClock = SystemSyncClock(), retryFor: Duration = .seconds(60),
         backoff: Backoff = Backoff(base: .seconds(1), maximum: .seconds(15)),
         attempted: @Sendable (SyncError, Duration) -> Void = { _, _ in }

@@ -26,7 +26,7 @@ public struct QueueUploader {
 
     /// Sends the heartbeat and every queued item; returns the counts. Throws the first failure (after
     /// applying every answer received before it).
-    public mutating func flush(store: SQLiteDoorStore, heartbeat: Heartbeat? = nil) async throws -> SyncReport {
+    public mutating func flush(store: some SyncStore, heartbeat: Heartbeat? = nil) async throws -> SyncReport {
         var report = SyncReport()
         if let heartbeat { try await sendHeartbeat(heartbeat, store: store) }
         while true {
@@ -62,7 +62,7 @@ public struct QueueUploader {
     }
 
     /// `POST /v1/devices/heartbeat`, noting the contact and the offset.
-    public mutating func sendHeartbeat(_ heartbeat: Heartbeat, store: SQLiteDoorStore) async throws {
+    public mutating func sendHeartbeat(_ heartbeat: Heartbeat, store: some SyncStore) async throws {
         var beat = heartbeat
         beat.clockOffsetMs = clockOffsetMilliseconds
         beat.deviceTime = clock.now()
@@ -70,7 +70,7 @@ public struct QueueUploader {
         try noteContact(serverTime: exchange.answer.serverTime, exchange.sentAt, exchange.receivedAt, store)
     }
 
-    mutating func noteContact(serverTime: Date, _ sentAt: Date, _ receivedAt: Date, _ store: SQLiteDoorStore) throws {
+    mutating func noteContact(serverTime: Date, _ sentAt: Date, _ receivedAt: Date, _ store: some SyncStore) throws {
         let measured = ClockOffset.contact(serverTime: serverTime, sentAt: sentAt, receivedAt: receivedAt)
         let contact = try store.lastContact()?.merged(with: measured) ?? measured
         clockOffsetMilliseconds = contact.clockOffsetMilliseconds

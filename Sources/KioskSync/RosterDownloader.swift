@@ -4,7 +4,7 @@ import KioskStore
 
 /// Brings the kiosk's roster up to date with the server: the first download a page at a time (resuming after
 /// the last page applied), then the rows changed since the change cursor. Each page is applied with the cursor
-/// after it in one transaction (`SQLiteDoorStore.applyRosterPage`).
+/// after it in one transaction (`SyncStore.applyRosterPage`).
 public struct RosterDownloader: Sendable {
     public var source: any RosterSource
     public var tenant: TenantID
@@ -26,7 +26,7 @@ public struct RosterDownloader: Sendable {
 
     /// Finishes the first download if it is not complete, then fetches the deltas. Throws the first failure
     /// (every page applied before it stays applied).
-    public func refresh(store: SQLiteDoorStore) async throws -> RosterReport {
+    public func refresh(store: some SyncStore) async throws -> RosterReport {
         var report = RosterReport()
         var state = try store.rosterSyncState(event: event) ?? RosterSyncState(event: event)
         do {
@@ -53,7 +53,7 @@ public struct RosterDownloader: Sendable {
     /// no more than `batchTime` of fetching): every page's commit rewrote some 1,400 index pages in the WAL
     /// (names and e-mails land all over their indexes), most of them the same pages as the page before's, so a
     /// 100,000-guest download wrote a gigabyte. A download cut off resumes after the last transaction.
-    func download(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport) async throws {
+    func download(_ state: inout RosterSyncState, store: some SyncStore, report: inout RosterReport) async throws {
         guard !state.complete else { return }
         let first = ready(
             try await source.rosterPage(event: event.rawValue, page: state.nextPage, changesSince: nil).answer)
@@ -121,7 +121,7 @@ public struct RosterDownloader: Sendable {
         return ReadyPage(page: page, rows: PreparedRosterPage(updates, firstDownload: true), invalid: invalid)
     }
 
-    func fetchChanges(_ state: inout RosterSyncState, store: SQLiteDoorStore, report: inout RosterReport)
+    func fetchChanges(_ state: inout RosterSyncState, store: some SyncStore, report: inout RosterReport)
         async throws
     {
         guard let since = state.changeCursor else { throw Self.badAnswer("no change cursor to fetch changes from") }
@@ -137,7 +137,7 @@ public struct RosterDownloader: Sendable {
             // A delta cut between pages starts again from `since`: rows come twice, and applying one is idempotent.
             let (updates, invalid) = updates(answer.guests)
             report.invalid += invalid
-            report.add(try store.applyRosterPage(updates, state: state, at: clock.now()))
+            report.add(try store.applyRosterPage(PreparedRosterPage(updates), state: state, at: clock.now()))
             report.pages += 1
             report.changes += answer.guests.count
         } while page != nil

@@ -7,7 +7,7 @@ import KioskStore
 public enum SyncOnce {
     /// One heartbeat, one flush of the queue, then the roster brought up to date.
     public static func run(
-        configuration: KioskConfiguration, store: SQLiteDoorStore, clock: any SyncClock = SystemSyncClock()
+        configuration: KioskConfiguration, store: some SyncStore, clock: any SyncClock = SystemSyncClock()
     ) async throws -> (queue: SyncReport, roster: RosterReport?) {
         let enrolment = try enrolled(store)
         let target = Enrolling.target(configuration: configuration, enrolment: enrolment)
@@ -29,7 +29,7 @@ public enum SyncOnce {
 
     /// The roster only: finishes the first download, or fetches the changes.
     public static func refreshRoster(
-        configuration: KioskConfiguration, store: SQLiteDoorStore, clock: any SyncClock = SystemSyncClock(),
+        configuration: KioskConfiguration, store: some SyncStore, clock: any SyncClock = SystemSyncClock(),
         progress: @escaping @Sendable (RosterSyncState) -> Void = { _ in }
     ) async throws -> RosterReport {
         let enrolment = try enrolled(store)
@@ -43,7 +43,7 @@ public enum SyncOnce {
         }
     }
 
-    static func enrolled(_ store: SQLiteDoorStore) throws -> SyncEnrolment {
+    static func enrolled(_ store: some SyncStore) throws -> SyncEnrolment {
         guard let enrolment = try store.enrolment() else {
             throw SyncError(
                 kind: .notEnrolled, operation: "syncing \(store.path)", message: "this kiosk is not enrolled",
@@ -56,7 +56,7 @@ public enum SyncOnce {
 /// The heartbeat's content from the kiosk's configuration and database.
 public enum HeartbeatReport {
     public static func make(
-        configuration: KioskConfiguration, store: SQLiteDoorStore, clock: any SyncClock, camera: String = "unknown"
+        configuration: KioskConfiguration, store: some SyncStore, clock: any SyncClock, camera: String = "unknown"
     ) throws -> Heartbeat {
         let oldest = try store.nextSyncBatch(limit: 1).first?.checkIn.at
         let roster = try store.rosterSyncState(event: configuration.event)

@@ -8,8 +8,8 @@ import ServiceLifecycle
 /// upload and every 60 s), the queue in batches of 50, then the roster (the first download until complete,
 /// then the changes). Rounds run every `sync_interval`, and at once when the door asks (`SyncRequests`); while
 /// the server does not answer the worker backs off with jittered exponential waits. After every round it tells
-/// the door online/offline, the pending count and the roster's state. It opens its own connection to the
-/// kiosk's database (WAL: the door keeps writing).
+/// the door online/offline, the pending count and the roster's state. It works on a connection of its own to
+/// the kiosk's database (WAL: the door keeps writing), opened by `openStore`.
 public struct SyncWorker: Service {
     public var configuration: KioskConfiguration
     public var clock: any SyncClock
@@ -18,12 +18,16 @@ public struct SyncWorker: Service {
     public var requests: SyncRequests
     public var report: @Sendable (SyncStatus) -> Void
     public var logger: Logger
+    /// Opens the kiosk's database for the worker (the kiosk: `SQLiteDoorStore(configuration:mode:)`).
+    public var openStore: @Sendable () throws -> any SyncStore
 
     public init(
         configuration: KioskConfiguration, clock: any SyncClock = SystemSyncClock(), backoff: Backoff = Backoff(),
         heartbeatInterval: Duration = .seconds(60), requests: SyncRequests = SyncRequests(), logger: Logger,
+        openStore: @escaping @Sendable () throws -> any SyncStore,
         report: @escaping @Sendable (SyncStatus) -> Void
     ) {
+        self.openStore = openStore
         self.configuration = configuration
         self.clock = clock
         self.backoff = backoff
@@ -42,7 +46,7 @@ public struct SyncWorker: Service {
     }
 
     func loop() async throws {
-        let store = try SQLiteDoorStore(configuration: configuration, mode: .openExisting)
+        let store = try openStore()
         guard let enrolment = try store.enrolment() else {
             logger.error(
                 "kiosk.conf names server \(configuration.server ?? "-") but this kiosk is not enrolled; check-ins stay queued",
@@ -63,7 +67,7 @@ public struct SyncWorker: Service {
         await client.shutdown()
     }
 
-    func syncForever(client: CheckinClient, enrolment: SyncEnrolment, store: SQLiteDoorStore) async throws {
+    func syncForever(client: CheckinClient, enrolment: SyncEnrolment, store: some SyncStore) async throws {
         var uploader = QueueUploader(
             enrolment: enrolment, client: client, clock: clock,
             clockOffsetMilliseconds: try store.lastContact()?.clockOffsetMilliseconds)
@@ -131,7 +135,7 @@ public struct SyncWorker: Service {
         }
     }
 
-    func freshness(_ store: SQLiteDoorStore) throws -> RosterFreshness {
+    func freshness(_ store: some SyncStore) throws -> RosterFreshness {
         try store.rosterSyncState(event: configuration.event)?.freshness ?? .local
     }
 }
