@@ -17,7 +17,7 @@ let package = Package(
         .executable(name: "kioskctl", targets: ["kioskctl"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         .executable(name: "checkin-server", targets: ["checkin-server"]),
-        .library(name: "KioskTesting", targets: ["KioskTesting"]),
+        .library(name: "KioskScenes", targets: ["KioskScenes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -55,23 +55,30 @@ let package = Package(
         // Kernel headers only (linux/fb.h): no library to link.
         .systemLibrary(name: "CLinuxFramebuffer", path: "Sources/CLinuxFramebuffer"),
 
-        // The domain: passes, verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
-        .target(name: "KioskCore"),
+        // The pass format the kiosk and the server share: tenant, event and key ids, guest codes (base32), the
+        // signed pass token and its parser, kiosk versions. No C, no I/O.
+        .target(name: "PassFormat"),
+        // RFC 4180 CSV with its encoding checks: the one reader of the kiosk's roster and the server's guest import.
+        .target(name: "CSVReading"),
+
+        // The domain: verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
+        .target(name: "KioskCore", dependencies: ["PassFormat"]),
 
         // The C boundary shared by the adapters: the one syscall helper (EINTR, EAGAIN, the call's name, errno
         // as swift-system's `Errno`) and the safe regular-file reader.
         .target(name: "KioskSystem", dependencies: [systemPackage]),
 
         // Adapters, one per outside world.
-        .target(name: "KioskCrypto", dependencies: ["KioskCore", "COpenSSL"]),
+        .target(name: "KioskCrypto", dependencies: ["PassFormat", "KioskCore", "COpenSSL"]),
         .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar", "CZXing"]),
         .target(name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"]),
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
         // RFC 4180 CSV with encoding checks, and the roster's columns: the kiosk's roster import (and the fuzzer).
-        .target(name: "KioskCSV", dependencies: ["KioskCore"]),
+        .target(name: "KioskCSV", dependencies: ["PassFormat", "KioskCore", "CSVReading"]),
         .target(
             name: "KioskStore",
             dependencies: [
+                "PassFormat",
                 "KioskCore", "KioskCSV", "KioskCrypto", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
@@ -86,6 +93,7 @@ let package = Package(
         .target(
             name: "KioskSync",
             dependencies: [
+                "PassFormat",
                 "KioskCore", "KioskStore", "CheckinAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -100,6 +108,7 @@ let package = Package(
         .target(
             name: "KioskRuntime",
             dependencies: [
+                "PassFormat",
                 "KioskCore", "KioskSystem", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
                 "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync",
                 .product(name: "Logging", package: "swift-log"),
@@ -120,21 +129,24 @@ let package = Package(
             ]),
         // Test support: synthetic door scenes (distortions) and fixture events.
         .target(
-            name: "KioskTesting",
+            name: "KioskScenes",
             dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskDecoding"]
         ),
 
         // The check-in server (docs/SYNC.md, docs/api/openapi.yaml): wire types, the domain and its one storage
         // protocol (no C, no I/O), the SQLite repository on GRDB, the Hummingbird application.
         .target(name: "CheckinAPI"),
-        .target(name: "CheckinCore", dependencies: ["KioskCore", "KioskCSV"]),
+        .target(name: "CheckinCore", dependencies: ["PassFormat", "CSVReading"]),
         .target(
             name: "CheckinSQLite",
-            dependencies: ["CheckinCore", "KioskCore", "KioskSystem", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "PassFormat", "CheckinCore", "KioskCore", "KioskSystem", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "CheckinPostgres",
             dependencies: [
+                "PassFormat",
                 "CheckinCore", "KioskCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
@@ -144,6 +156,7 @@ let package = Package(
         .target(
             name: "CheckinServer",
             dependencies: [
+                "PassFormat",
                 "CheckinAPI", "CheckinCore", "CheckinWebhooks", "KioskCore", "KioskCrypto", "KioskQRCode",
                 "KioskImageIO", "KioskSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -177,14 +190,16 @@ let package = Package(
         .executableTarget(
             name: "kioskctl",
             dependencies: [
-                "KioskRuntime", "KioskTesting", "KioskSync", "KioskStore",
+                "PassFormat",
+                "KioskRuntime", "KioskScenes", "KioskSync", "KioskStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "KioskRuntime", "KioskTesting", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
+                "PassFormat",
+                "KioskRuntime", "KioskScenes", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
                 "KioskCrypto", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -198,6 +213,7 @@ let package = Package(
         .executableTarget(
             name: "checkin-server",
             dependencies: [
+                "PassFormat",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinMail",
                 "KioskCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -211,30 +227,34 @@ let package = Package(
             swiftSettings: [.define("CHECKIN_FAULT_INJECTION", .when(configuration: .debug))]
         ),
 
-        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskCoreTests", dependencies: ["PassFormat", "KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
-        .testTarget(name: "KioskCryptoTests", dependencies: ["KioskCrypto"]),
+        .testTarget(name: "KioskCryptoTests", dependencies: ["PassFormat", "KioskCrypto"]),
         .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
-        .testTarget(name: "KioskSceneTests", dependencies: ["KioskTesting"]),
+        .testTarget(name: "KioskSceneTests", dependencies: ["PassFormat", "KioskScenes"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskCore"]),
         .testTarget(
-            name: "KioskFramebufferTests", dependencies: ["KioskFramebuffer", "KioskImageIO"],
+            name: "KioskFramebufferTests", dependencies: ["PassFormat", "KioskFramebuffer", "KioskImageIO"],
             exclude: ["ReferenceScreens"]),
         .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO", "KioskSystem"]),
-        .testTarget(name: "KioskDisplayTests", dependencies: ["KioskDisplay"]),
+        .testTarget(name: "KioskDisplayTests", dependencies: ["PassFormat", "KioskDisplay"]),
         .testTarget(
             name: "KioskStoreTests",
-            dependencies: ["KioskStore", "KioskCSV", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "PassFormat", "KioskStore", "KioskCSV", "CSVReading", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "KioskRuntimeTests",
             dependencies: [
-                "KioskRuntime", "KioskDisplay", "KioskTesting", "TestSupport",
+                "PassFormat",
+                "KioskRuntime", "KioskDisplay", "KioskScenes", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "KioskSyncTests",
             dependencies: [
-                "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskTesting", "CheckinPostgres", "TestSupport",
+                "PassFormat",
+                "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskScenes", "CheckinPostgres", "TestSupport",
                 "PostgresTestSupport",
                 "CheckinWebhooks", "KioskImageIO", "KioskDecoding",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -242,6 +262,7 @@ let package = Package(
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [
+                "PassFormat",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
                 "CheckinMail", "KioskCore", "KioskCSV", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
                 "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -2,6 +2,7 @@
 // -sanitize=fuzzer,address) against the fuzz build of KioskCore, not by SwiftPM.
 
 @testable import KioskCore
+@testable import PassFormat
 
 /// A verifier that trusts key 1 and accepts a signature whose first byte is 0x5A, so the fuzzer can reach
 /// every branch of the validator without real cryptography.

@@ -3,7 +3,9 @@
 
 import KioskCore
 
+@testable import CSVReading
 @testable import KioskCSV
+@testable import PassFormat
 
 /// The records as CSV with every field quoted, which the reader must read back unchanged. Quotes are doubled
 /// byte by byte: as a `Character`, a quote followed by a combining mark is not `"`.

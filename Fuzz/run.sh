@@ -89,17 +89,17 @@ build() {
     pass-parser | config)
         module KioskCore
         harness=("Fuzz/$([[ $target == config ]] && echo ConfigParser || echo PassParser)Fuzz.swift")
-        libs=($(objects KioskCore)) ;;
+        libs=($(objects KioskCore PassFormat)) ;;
     roster-csv)
         module KioskCSV
-        harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV KioskCore)) ;;
+        harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV CSVReading KioskCore PassFormat)) ;;
     roster-page)
         # CheckinAPI is plain Swift without dependencies: compiled into the harness, so every line of the
         # reader carries the fuzzer's coverage.
         harness=(Fuzz/RosterPageFuzz.swift Sources/CheckinAPI/*.swift) ;;
     guest-csv)
         module CheckinCore
-        harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore KioskCSV KioskCore)) ;;
+        harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore CSVReading PassFormat)) ;;
     png | jpeg | pgm)
         module KioskImageIO
         local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")
@@ -108,7 +108,7 @@ build() {
         if [[ ! -f $lib/FuzzOutcome.o || Fuzz/FuzzOutcome.c -nt $lib/FuzzOutcome.o ]]; then
             "$(dirname "$(command -v swiftc)")/clang" -O1 -c Fuzz/FuzzOutcome.c -o "$lib/FuzzOutcome.o"
         fi
-        libs=($(objects KioskImageIO KioskSystem SystemPackage CSystem KioskCore) "$lib/FuzzOutcome.o")
+        libs=($(objects KioskImageIO KioskSystem SystemPackage CSystem KioskCore PassFormat) "$lib/FuzzOutcome.o")
         links=(-lpng16 -lturbojpeg) ;;
     *) echo "unknown target '$target'; the targets are: ${targets[*]}" >&2; exit 2 ;;
     esac

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// One alert to one place (an e-mail address or a webhook URL) about one device going offline or coming back:
 /// queued in the same transaction as the episode, sent by the watch service, retried on a transient failure.

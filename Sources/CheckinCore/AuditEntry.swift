@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// One line of the audit log: who did what, when.
 public struct AuditEntry: Equatable, Sendable {

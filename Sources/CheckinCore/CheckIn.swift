@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// A guest's one check-in at an event: the scan with the earliest corrected time that was not reverted.
 public struct CheckIn: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import KioskCore
+import PassFormat
 
 /// A guest's check-in and every admitting scan's outcome, worked out again from all the guest's scans, whatever
 /// order they reached the server in: the check-in is the admitting scan with the earliest corrected time that

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// The rules of check-ins, as pure functions: each database loads the state, asks these, and writes the
 /// effect in the same transaction as the scan's key and answer.

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// The server's one storage protocol: SQLite (`CheckinSQLite`) implements it now, PostgreSQL later; the same
 /// test suite runs against each.

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// A kiosk enrolled by one tenant. The same box enrolled by two tenants is two unrelated devices.
 public struct Device: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// A guest admitted at two doors (or twice): the guest's check-in, the earliest scan, and a later admitting
 /// scan that was superseded, neither reverted. One a superseded scan: three doors make two.

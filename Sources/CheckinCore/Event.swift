@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// An event of a tenant, as the server keeps it.
 public struct Event: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 public enum GuestState: String, Sendable, Codable {
     case active, cancelled

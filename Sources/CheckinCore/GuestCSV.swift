@@ -1,6 +1,6 @@
+import CSVReading
 import Foundation
-import KioskCSV
-import KioskCore
+import PassFormat
 
 /// Guests from CSV (RFC 4180: quoted fields, doubled quotes, commas and line breaks inside quotes), read by the
 /// kiosk's own reader (`CSVReader`), so a file means the same on the server and at a door: UTF-8 only (Latin-1,

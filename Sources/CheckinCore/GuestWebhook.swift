@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// A guest as the organizer's own system (a ticket shop, a CRM) sends it by webhook: its own id for the guest
 /// and what it knows of them.

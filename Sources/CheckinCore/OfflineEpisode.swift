@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// One silence of one device during an event: from its last contact until it reports again. Known by the
 /// device and that last contact, so that each silence is recorded, and alerted, once.

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// A person who signs in to the organizer's web pages of one tenant. Only a slow, salted hash of the password
 /// is kept (bcrypt, made by the server).

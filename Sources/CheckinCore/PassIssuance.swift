@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// Where a guest's pass stands on its way to the guest: sign -> render -> store -> email, each step's result
 /// persisted before the next starts.

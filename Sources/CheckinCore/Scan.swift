@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// The idempotency key of an uploaded item: the server applies each key once however often it arrives.
 public struct ScanKey: Hashable, Sendable, Codable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import KioskCore
+import PassFormat
 
 /// Seals the secrets a repository keeps (tenants' private signing keys, webhook secrets) under a key that is not
 /// in the database, and opens them again. The repository stores only what `seal` returns, so a copy of the

@@ -1,5 +1,5 @@
 import Foundation
-import KioskCore
+import PassFormat
 
 /// A tenant's pass-signing key, held by the server only. The newest key signs; older ones stay so that the
 /// passes they signed keep verifying (kiosks trust every exported key).

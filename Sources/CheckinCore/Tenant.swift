@@ -1,4 +1,4 @@
-import KioskCore
+import PassFormat
 
 /// An organizer's account. Everything else (events, guests, devices) belongs to exactly one tenant.
 public struct Tenant: Equatable, Sendable {

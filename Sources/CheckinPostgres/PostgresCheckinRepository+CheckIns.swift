@@ -1,6 +1,7 @@
 import CheckinCore
 import Foundation
 import KioskCore
+import PassFormat
 import PostgresNIO
 
 extension PostgresCheckinRepository {

@@ -1,5 +1,6 @@
 import CheckinCore
 import KioskCore
+import PassFormat
 import PostgresNIO
 
 extension PostgresCheckinRepository {

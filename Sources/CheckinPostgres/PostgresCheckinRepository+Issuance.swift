@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import KioskCore
 import NIOCore
+import PassFormat
 import PostgresNIO
 
 extension PostgresCheckinRepository {

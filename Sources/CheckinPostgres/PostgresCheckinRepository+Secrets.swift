@@ -1,6 +1,7 @@
 import CheckinCore
 import Foundation
 import KioskCore
+import PassFormat
 import PostgresNIO
 
 /// The secrets the database keeps sealed (`SecretSealing`): tenants' private signing keys, their guest-webhook

@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import KioskCore
 import Logging
+import PassFormat
 import PostgresNIO
 
 /// The check-in server's storage on PostgreSQL, through postgres-nio's `PostgresClient`, for venues where

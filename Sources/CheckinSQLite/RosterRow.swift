@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 /// A guest as roster pages and deltas read it: what a kiosk sees of the row, and its place in the change
 /// sequence. A page of 500 rows is read by column index, each index looked up by the column's name once per

@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     public func setOfflineAlerts(_ settings: OfflineAlertSettings, event: EventID, at time: Date) async throws {

@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     /// A batch's scans in one transaction, in order, each in its own savepoint: the batch pays for one commit

@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     public func checkIns(event: EventID) async throws -> [CheckinCore.CheckIn] {

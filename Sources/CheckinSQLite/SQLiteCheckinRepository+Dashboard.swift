@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     /// The guest columns and the check-in's, for `guestWithCheckIn`.

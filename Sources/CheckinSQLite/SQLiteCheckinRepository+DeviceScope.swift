@@ -1,6 +1,7 @@
 import CheckinCore
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     public func enrolledEvents(device: String) async throws -> Set<EventID> {

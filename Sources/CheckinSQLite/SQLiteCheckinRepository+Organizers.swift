@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     public func createOrganizer(_ organizer: NewOrganizer, at time: Date) async throws -> Organizer {

@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     /// Works the guest's check-in out again from all its scans (`CheckInReconciliation`) and writes what

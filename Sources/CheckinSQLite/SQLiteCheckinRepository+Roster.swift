@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteCheckinRepository {
     public func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest] {

@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 
 /// The secrets the database keeps sealed (`SecretSealing`): tenants' private signing keys, their guest-webhook
 /// secrets, events' offline-alert webhook secrets.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskSystem
+import PassFormat
 import Synchronization
 
 /// The check-in server's storage on SQLite, through GRDB: a `DatabasePool` (WAL: readers beside one writer)

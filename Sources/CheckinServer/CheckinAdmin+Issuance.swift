@@ -3,6 +3,7 @@ import CheckinWebhooks
 import Foundation
 import KioskCore
 import KioskCrypto
+import PassFormat
 
 extension CheckinAdmin {
     /// The tenant's signing keys, newest first; with `rotate`, a new key first, which signs from now on (the

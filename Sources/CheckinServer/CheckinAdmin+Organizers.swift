@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import HummingbirdBcrypt
 import KioskCore
+import PassFormat
 
 extension CheckinAdmin {
     /// The shortest password an organizer may have.

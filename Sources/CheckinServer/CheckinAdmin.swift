@@ -2,6 +2,7 @@ import CheckinAPI
 import CheckinCore
 import Foundation
 import KioskCore
+import PassFormat
 
 /// The organizer's operations, shared by the `checkin-server` admin subcommands (straight on the database)
 /// and the admin API. Each one is audited.
@@ -69,8 +70,14 @@ public struct CheckinAdmin: Sendable {
 
     /// Imports every guest of the CSV, or none when a line is bad (`Failure.badLines`).
     public func importGuests(csv: String, event: EventID) async throws -> [Guest] {
+        try await importGuests(csv: Array(csv.utf8), event: event)
+    }
+
+    /// Imports every guest of a CSV file's bytes as uploaded or read, or none when a line is bad: bytes that are
+    /// not UTF-8 (a Latin-1 or UTF-16 export) are refused with their line, never read into altered names.
+    public func importGuests(csv bytes: [UInt8], event: EventID) async throws -> [Guest] {
         let known = try await existingEvent(event)
-        switch GuestCSV.parse(csv) {
+        switch GuestCSV.parse(bytes: bytes) {
         case .failure(let failure):
             throw Failure.badLines(failure.problems)
         case .success(let guests):

@@ -1,5 +1,6 @@
 import KioskCore
 import KioskCrypto
+import PassFormat
 
 /// Device tokens, enrolment codes, device ids and queue epochs: random, base32, and stored only as SHA-256.
 public enum Secrets {

@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import Hummingbird
 import KioskCore
+import PassFormat
 
 /// Authorises a device's request for an event: only the event its token was enrolled for. Another event of
 /// its tenant, another tenant's event and a missing one all answer exactly alike (`404`, `APIError.notFound`),

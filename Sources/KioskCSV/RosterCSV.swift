@@ -1,19 +1,10 @@
+import CSVReading
 import Foundation
 import KioskCore
+import PassFormat
 
 /// A roster file that cannot be loaded: the line and what is wrong with it.
-public struct RosterImportError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The line the bad record starts on (the header is line 1).
-    public var line: Int
-    public var problem: String
-
-    public init(line: Int, problem: String) {
-        self.line = line
-        self.problem = problem
-    }
-
-    public var description: String { "line \(line): \(problem)" }
-}
+public typealias RosterImportError = CSVLineError
 
 /// The roster CSV format: a header row naming the columns (any order, any case), then one guest a row.
 ///

@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// How a guest reached the door's decision.

@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// The door's event loop state: frames and keys in, screens out.
@@ -179,7 +181,7 @@ public final class DoorController {
         let event = pipeline.validator.event
         do {
             let code = GuestID.normalizedCode(typed)
-            if code.count >= 6, code.utf8.allSatisfy({ Base32.reverse[Int($0)] >= 0 }) {
+            if code.count >= 6, code.utf8.allSatisfy(Base32.isAlphabet) {
                 let hits = try store.guests(codePrefix: code, event: event, limit: Self.maximumMatches + 1)
                 if hits.count == 1 {
                     return finish(pipeline.checkManually(guest: hits[0].guest, at: time, typed: typed))

@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// From a frame (or a typed code) to a verdict: decode, validate, look up, record, decide.

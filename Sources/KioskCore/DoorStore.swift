@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// What the roster knows about a guest at this event.

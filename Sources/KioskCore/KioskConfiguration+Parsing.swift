@@ -1,3 +1,5 @@
+import PassFormat
+
 /// A broken `kiosk.conf`: the file, the line and what is wrong.
 public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String

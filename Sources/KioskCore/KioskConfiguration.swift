@@ -1,3 +1,5 @@
+import PassFormat
+
 /// Everything `kiosk.conf` sets. Every key is documented in the shipped `kiosk.conf`.
 public struct KioskConfiguration: Equatable, Sendable {
     /// A trusted issuer key: its id and where its public key is (a PEM file path or base64 of the raw key).

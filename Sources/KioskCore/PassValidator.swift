@@ -1,3 +1,5 @@
+import PassFormat
+
 /// Checks signatures for the kiosk. Implemented over OpenSSL in `KioskCrypto`; the core only needs this.
 public protocol PassSignatureVerifier: Sendable {
     /// Whether a public key with this id is trusted here.

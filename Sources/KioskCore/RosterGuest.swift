@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// A guest on the local roster.

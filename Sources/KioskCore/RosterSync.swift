@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// Where the kiosk's copy of the server's roster stands for one event (kept in the kiosk's database).

@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// One decision of the door: the verdict shown, and what the audit log recorded.

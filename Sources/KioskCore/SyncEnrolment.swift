@@ -1,3 +1,5 @@
+import PassFormat
+
 import struct Foundation.Date
 
 /// The kiosk's enrolment with a check-in server (`kioskctl enroll`): kept in the kiosk's database, not in

@@ -1,4 +1,5 @@
 import KioskCore
+import PassFormat
 
 /// Signs passes: what the issuer (never a kiosk) does.
 public struct PassIssuer: Sendable {

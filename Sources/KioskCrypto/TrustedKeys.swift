@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import PassFormat
 
 /// The public keys a kiosk trusts, by key id: several at once, so issuer keys can rotate.
 public struct TrustedKeys: PassSignatureVerifier {

@@ -1,4 +1,5 @@
 import KioskCore
+import PassFormat
 
 import struct Foundation.Date
 

@@ -1,5 +1,6 @@
 internal import GRDBSQLite
 import KioskCore
+import PassFormat
 
 import struct Foundation.Date
 

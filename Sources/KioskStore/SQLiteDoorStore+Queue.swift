@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteDoorStore {
     /// Check-ins waiting for the server, oldest first (scan order), at most `limit`.

@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteDoorStore {
     /// The door's last check-ins that are still the guests' check-ins here, newest (highest queue sequence)

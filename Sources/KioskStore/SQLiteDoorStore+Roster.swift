@@ -1,6 +1,7 @@
 internal import GRDB
 import KioskCSV
 import KioskCore
+import PassFormat
 
 import struct Foundation.Date
 

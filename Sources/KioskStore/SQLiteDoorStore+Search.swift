@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+import PassFormat
 
 extension SQLiteDoorStore {
     /// Guests of the event whose code starts with `codePrefix` (upper case, no dashes), by code, at most

@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+import PassFormat
 
 import struct Foundation.Date
 

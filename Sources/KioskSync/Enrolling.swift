@@ -1,6 +1,7 @@
 import CheckinAPI
 import KioskCore
 import KioskStore
+import PassFormat
 
 import struct Foundation.Date
 

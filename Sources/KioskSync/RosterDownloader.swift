@@ -1,6 +1,7 @@
 import CheckinAPI
 import KioskCore
 import KioskStore
+import PassFormat
 
 /// Brings the kiosk's roster up to date with the server: the first download a page at a time (resuming after
 /// the last page applied), then the rows changed since the change cursor. Each page is applied with the cursor

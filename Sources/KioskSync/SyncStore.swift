@@ -1,5 +1,6 @@
 import KioskCore
 import KioskStore
+import PassFormat
 
 import struct Foundation.Date
 

@@ -6,6 +6,7 @@ import CheckinSQLite
 import CheckinServer
 import Foundation
 import KioskCore
+import PassFormat
 import PostgresNIO
 
 /// Opens the database and runs an admin operation; its failures become one clear line and exit status 1.
@@ -135,13 +136,12 @@ struct ImportGuests: AsyncParsableCommand {
     @Option(help: "The CSV file.") var csv: String
 
     func run() async throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: csv, encoding: .utf8)
-        } catch {
-            throw ValidationError("cannot read \(csv) as UTF-8 text: \(error.localizedDescription)")
+        // The file's bytes: the reader refuses what is not UTF-8 with its line (it is never decoded here).
+        guard let data = FileManager.default.contents(atPath: csv) else {
+            throw ValidationError("cannot read \(csv): check the path and that this user may read it")
         }
-        let added = try await withAdmin(options) { try await $0.importGuests(csv: text, event: EventID(event)) }
+        let bytes = [UInt8](data)
+        let added = try await withAdmin(options) { try await $0.importGuests(csv: bytes, event: EventID(event)) }
         print(added.count)
         note("imported \(added.count) guests from \(csv) into event \(event)")
     }

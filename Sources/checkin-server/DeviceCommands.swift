@@ -3,6 +3,7 @@ import CheckinAPI
 import CheckinServer
 import Foundation
 import KioskCore
+import PassFormat
 
 struct Devices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

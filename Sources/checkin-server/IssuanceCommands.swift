@@ -2,6 +2,7 @@ import ArgumentParser
 import CheckinCore
 import CheckinServer
 import KioskCore
+import PassFormat
 
 struct SigningKeys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

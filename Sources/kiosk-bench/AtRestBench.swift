@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import KioskCore
 import KioskCrypto
+import KioskScenes
 @_spi(Benchmarks) import KioskStore
-import KioskTesting
+import PassFormat
 
 /// The kiosk database encrypted at rest (AES-256-GCM pages through the encrypting VFS) against a plain one
 /// measured in the same run, interleaved operation by operation so both see the same machine; then what the

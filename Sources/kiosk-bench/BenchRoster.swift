@@ -1,5 +1,6 @@
 import KioskCore
-import KioskTesting
+import KioskScenes
+import PassFormat
 
 /// A roster with names and e-mails shaped like real ones (two or three words, some hyphenated, accents), so
 /// the search and the field-level model's prefix tokens see realistic lengths.

@@ -3,7 +3,7 @@ import KioskCore
 import KioskDecoding
 import KioskImageIO
 import KioskQRCode
-import KioskTesting
+import KioskScenes
 
 /// The door scenes: every condition at severities 0.5 and 1.0 (fresh random scenes, none filtered), the golden
 /// robustness images, and frames with no code.

@@ -4,7 +4,7 @@ import KioskCore
 import KioskDecoding
 import KioskImageIO
 import KioskQRCode
-import KioskTesting
+import KioskScenes
 
 /// The decoder (issue 10): the kiosk's cascade against zbar alone and zxing-cpp alone, on public photo sets
 /// (`scripts/decoder-benchmark-data.sh` builds their copy) and on door scenes, with times per frame.

@@ -6,7 +6,7 @@ import KioskDecoding
 import KioskFramebuffer
 import KioskQRCode
 import KioskRuntime
-import KioskTesting
+import KioskScenes
 
 #if canImport(Glibc)
     import Glibc

@@ -7,6 +7,7 @@ import CheckinWebhooks
 import Foundation
 import KioskCore
 import KioskCrypto
+import PassFormat
 
 /// Pass issuance: passes per second through the workflow's sign, render and store steps (each committed to
 /// SQLite before the next, as the server runs them; the email step is measured by the SMTP tests), each step

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskScenes
 import KioskStore
-import KioskTesting
+import PassFormat
 
 /// Roster lookups on a roster of 100,000 guests, on disk.
 struct LookupBench: ParsableCommand {

@@ -5,8 +5,9 @@ import KioskDecoding
 import KioskDisplay
 import KioskQRCode
 import KioskRuntime
-import KioskTesting
+import KioskScenes
 import Logging
+import PassFormat
 
 /// Frame to verdict through the whole door, next to bare `zbar_scan_image` on the same frames.
 struct PipelineBench: AsyncParsableCommand {

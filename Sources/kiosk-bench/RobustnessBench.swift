@@ -4,7 +4,7 @@ import KioskCore
 import KioskDecoding
 import KioskImageIO
 import KioskQRCode
-import KioskTesting
+import KioskScenes
 
 /// Read rates of bare zbar and of the kiosk's decoder on door conditions.
 struct RobustnessBench: ParsableCommand {

@@ -7,6 +7,7 @@ import CheckinServer
 import Foundation
 import KioskCore
 import KioskSync
+import PassFormat
 import PostgresNIO
 
 /// The server's own cost (issue 17, section 5): real `checkin-server serve` processes, uploads of many

@@ -2,6 +2,7 @@ import CheckinAPI
 import Foundation
 import KioskCore
 import KioskSync
+import PassFormat
 
 /// (d) The server's ingest: many enrolled kiosks, each with its own store file, client and thread, flushing
 /// their queues at once; beside one kiosk alone on the same server.

@@ -4,6 +4,7 @@ import Foundation
 import KioskCore
 import KioskStore
 import KioskSync
+import PassFormat
 
 /// One kiosk's exchanges with the server: the first download, a delta, a flush of its queue.
 extension SyncBench {

@@ -6,6 +6,7 @@ import Foundation
 import KioskCore
 import KioskStore
 import KioskSync
+import PassFormat
 
 /// The kiosk's sync against a real check-in server in this process, over plain HTTP on loopback (issue 7):
 /// the first roster download and apply, a delta, a queue flush, and the server's ingest with many kiosks at

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskScenes
 import KioskStore
-import KioskTesting
+import PassFormat
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(

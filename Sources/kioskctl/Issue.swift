@@ -4,6 +4,7 @@ import KioskCore
 import KioskCrypto
 import KioskImageIO
 import KioskQRCode
+import PassFormat
 
 struct Issue: ParsableCommand {
     static let configuration = CommandConfiguration(

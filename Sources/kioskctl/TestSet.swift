@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import KioskTesting
+import KioskScenes
 
 struct TestSet: ParsableCommand {
     static let configuration = CommandConfiguration(

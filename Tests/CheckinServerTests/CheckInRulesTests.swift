@@ -2,6 +2,7 @@ import CheckinCore
 import Foundation
 import KioskCSV
 import KioskCore
+import PassFormat
 import Testing
 
 @Suite("Check-in rules (pure)")

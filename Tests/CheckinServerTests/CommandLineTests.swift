@@ -40,6 +40,13 @@ struct CommandLineTests {
         #expect(bad.err.contains("line 3"))
         #expect(bad.err.contains("nothing imported"))
         #expect(bad.out.isEmpty)
+        // A Latin-1 export: refused with its line (read as a String first, it was imported as "Zo\u{FFFD}").
+        let latin1 = Array("name,email\nAda,ada@example.org\nZo".utf8) + [0xEB] + Array(",zoe@example.org\n".utf8)
+        try Data(latin1).write(to: URL(fileURLWithPath: folder + "/latin1.csv"))
+        let refused = try await Self.run(["import-guests", "--event", event, "--csv", "latin1.csv"], in: folder)
+        #expect(refused.status != 0)
+        #expect(refused.err.contains("line 3") && refused.err.contains("UTF-8"), "\(refused.err)")
+        #expect(refused.out.isEmpty)
 
         try "guest_id,name,email,party_size\nNOU3WYMHOVZQ4Q2T,Ada,ada@example.org,1\nHHQ5P4QJWF4W4XCA,\"Bob, Jr.\",,3\n"
             .write(toFile: folder + "/good.csv", atomically: true, encoding: .utf8)

@@ -12,8 +12,13 @@ import Testing
 /// all or nothing; an enrolment code shown once with its QR; revoke; every form refused without its token.
 @Suite(.dropsTestDatabases) struct GuestAndDevicePageTests {
     static func multipart(csrf: String, csv: String) -> (HTTPFields, ByteBuffer) {
+        multipart(csrf: csrf, csvBytes: Array(csv.utf8))
+    }
+
+    /// The upload form with the file's bytes as they are (not necessarily UTF-8).
+    static func multipart(csrf: String, csvBytes: [UInt8]) -> (HTTPFields, ByteBuffer) {
         let boundary = "----test-boundary-7MA4YWxk"
-        let body = """
+        let head = """
             --\(boundary)\r
             Content-Disposition: form-data; name="csrf"\r
             \r
@@ -22,11 +27,47 @@ import Testing
             Content-Disposition: form-data; name="csv"; filename="guests.csv"\r
             Content-Type: text/csv\r
             \r
-            \(csv)\r
-            --\(boundary)--\r
 
             """
-        return ([.contentType: "multipart/form-data; boundary=\(boundary)"], ByteBuffer(string: body))
+        let tail = "\r\n--\(boundary)--\r\n"
+        return (
+            [.contentType: "multipart/form-data; boundary=\(boundary)"],
+            ByteBuffer(bytes: Array(head.utf8) + csvBytes + Array(tail.utf8))
+        )
+    }
+
+    /// A file exported as Latin-1 ("Zoë" with its ë as the single byte 0xEB): the reader must see its bytes and
+    /// refuse it with the line, on the organizer's page and through the admin API; decoded to a String first it
+    /// became "Zo\u{FFFD}" and was imported with the name altered.
+    @Test(arguments: RepositoryFactory.all)
+    func aLatin1UploadIsRefusedWithItsLineNotImportedAltered(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let latin1: [UInt8] =
+            Array("name,email\nAda,ada@example.org\nZo".utf8) + [0xEB] + Array(",zoe@example.org\n".utf8)
+        let token = try await h.admin.newAdminToken()
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let (headers, body) = Self.multipart(csrf: csrf, csvBytes: latin1)
+            try await client.execute(
+                uri: "/events/\(event.id.rawValue)/guests/import", method: .post, headers: headers + [.cookie: cookie],
+                body: body
+            ) { response in
+                let page = String(buffer: response.body)
+                #expect(response.status == .unprocessableContent)
+                #expect(page.contains("Line 3:") && page.contains("UTF-8"), "\(page)")
+            }
+            try await client.execute(
+                uri: "/v1/admin/events/\(event.id.rawValue)/guests/import", method: .post,
+                headers: [.authorization: "Bearer \(token)", .contentType: "text/csv"], body: ByteBuffer(bytes: latin1)
+            ) { response in
+                let answer = String(buffer: response.body)
+                #expect(response.status == .unprocessableContent)
+                #expect(answer.contains(#""line":3"#) && answer.contains("UTF-8"), "\(answer)")
+            }
+        }
+        #expect(try await h.repository.searchGuests(event: event.id, text: "", limit: 10).isEmpty)
     }
 
     @Test(arguments: RepositoryFactory.all)

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PassFormat
 import PostgresTestSupport
 import Testing
 

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import PassFormat
 import Testing
 
 /// A server on a repository with a manual clock, and the API's coding for requests and answers.

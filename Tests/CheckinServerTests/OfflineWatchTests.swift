@@ -1,6 +1,7 @@
 import CheckinCore
 import Foundation
 import KioskCore
+import PassFormat
 import Testing
 
 /// The offline alerts' rules as values: when a silence starts an episode, when it ends, what is refused in the

@@ -10,6 +10,7 @@ import KioskCrypto
 import KioskDecoding
 import KioskImageIO
 import Logging
+import PassFormat
 import PostgresTestSupport
 import TestSupport
 import Testing

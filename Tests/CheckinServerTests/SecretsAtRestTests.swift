@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskCrypto
+import PassFormat
 import PostgresNIO
 import PostgresTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PassFormat
 import Testing
 
 @testable import KioskCore

@@ -1,3 +1,4 @@
+import PassFormat
 import Testing
 
 @testable import KioskCore

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskDisplay
+import PassFormat
 import Testing
 
 /// The text display shows the same colours and words as the framebuffer: both come from the core.

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskFramebuffer
+import PassFormat
 
 /// The screens the tests draw, with fixed guests, times and statuses.
 enum ScreenFixtures {

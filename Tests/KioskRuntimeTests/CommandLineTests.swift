@@ -1,7 +1,7 @@
 import Foundation
 import KioskCore
 import KioskImageIO
-import KioskTesting
+import KioskScenes
 import Testing
 
 /// The executables as an operator runs them.

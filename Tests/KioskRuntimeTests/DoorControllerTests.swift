@@ -1,7 +1,8 @@
 import Foundation
 import KioskCore
 import KioskRuntime
-import KioskTesting
+import KioskScenes
+import PassFormat
 import Testing
 
 /// Manual entry and confirm mode, driven by keys through the real pipeline and store.

@@ -2,8 +2,8 @@ import Foundation
 import KioskCore
 import KioskDisplay
 import KioskRuntime
+import KioskScenes
 import KioskStore
-import KioskTesting
 import TestSupport
 
 /// Paths of the package and its golden images, and helpers that make doors in temporary folders.

@@ -3,7 +3,7 @@ import KioskCore
 import KioskDecoding
 import KioskImageIO
 import KioskRuntime
-import KioskTesting
+import KioskScenes
 import Logging
 import Testing
 

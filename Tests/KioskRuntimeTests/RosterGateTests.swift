@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import KioskDisplay
 import KioskRuntime
+import PassFormat
 import Testing
 
 /// The door's gates that come from the server: an incomplete first roster download and a kiosk too old for

@@ -1,7 +1,7 @@
 import Foundation
 import KioskCore
 import KioskRuntime
-import KioskTesting
+import KioskScenes
 import Testing
 
 /// Undoing a mistaken admit at the keyboard: Ctrl-U lists the door's last check-ins, a digit undoes one.

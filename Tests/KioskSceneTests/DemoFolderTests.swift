@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import KioskTesting
+@testable import KioskScenes
 
 /// `kioskctl demo --dir F` replaces only a folder an earlier demo made, and only once the new one is complete.
 @Suite struct DemoFolderTests {

@@ -1,7 +1,7 @@
 import KioskCore
 import Testing
 
-@testable import KioskTesting
+@testable import KioskScenes
 
 /// A deterministic textured test image.
 private func texturedImage(width: Int = 64, height: Int = 48, seed: UInt64 = 7) -> SceneImage {

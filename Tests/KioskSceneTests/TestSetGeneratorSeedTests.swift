@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import KioskTesting
+@testable import KioskScenes
 
 /// `kioskctl demo` draws fresh keys and scenes each time; the hardest door conditions must never make it fail.
 @Suite struct TestSetGeneratorSeedTests {

@@ -1,3 +1,4 @@
+import CSVReading
 import KioskCore
 import Testing
 

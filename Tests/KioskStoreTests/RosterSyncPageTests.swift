@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
+import PassFormat
 import Testing
 
 @testable import KioskStore

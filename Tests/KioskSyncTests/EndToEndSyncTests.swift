@@ -2,6 +2,7 @@ import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
+import PassFormat
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import PassFormat
 import PostgresTestSupport
 import TestSupport
 import Testing

@@ -4,7 +4,7 @@ import Foundation
 import KioskCore
 import KioskDecoding
 import KioskImageIO
-import KioskTesting
+import KioskScenes
 import PostgresTestSupport
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import CheckinAPI
 import Foundation
 import KioskCore
+import PassFormat
 import PostgresTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import KioskStore
 import KioskSync
+import PassFormat
 import Synchronization
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
+import PassFormat
 import Testing
 
 /// Undoing a mistaken admit: the revert goes through the queue and is applied on the server in order.

@@ -3,6 +3,7 @@ import CheckinCore
 import Foundation
 import Hummingbird
 import KioskCore
+import PassFormat
 
 /// `/v1/admin/...`: the organizer's operations behind the admin token (the same `CheckinAdmin` as the
 /// `checkin-server` subcommands).
@@ -45,7 +46,7 @@ struct AdminController {
     @Sendable func importGuests(_ request: Request, context: ServerContext) async throws -> Response {
         let event = try Self.id(context.parameters.get("eventId"))
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        let csv = String(decoding: buffer.readableBytesView, as: UTF8.self)
+        let csv = Array(buffer.readableBytesView)
         let added = try await mapped { try await admin.importGuests(csv: csv, event: EventID(event)) }
         return try Response.json(ImportAnswer(imported: added.count))
     }

@@ -2,6 +2,7 @@ import CheckinAPI
 import CheckinCore
 import Hummingbird
 import KioskCore
+import PassFormat
 
 /// `POST /v1/events/{eventId}/check-ins`: at most 50 items, applied in order, each all or nothing with its key
 /// and answer (`CheckinRepository.apply(_:event:device:receivedAt:)` for the batch); one outcome each. Never

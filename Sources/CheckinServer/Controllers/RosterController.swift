@@ -1,6 +1,7 @@
 import CheckinAPI
 import CheckinCore
 import Hummingbird
+import PassFormat
 
 /// `GET /v1/events/{eventId}/roster`: the first download in pages of at most 500 ordered by guest id, or
 /// the rows changed since a change cursor. Below the event's minimum kiosk version: `426`.

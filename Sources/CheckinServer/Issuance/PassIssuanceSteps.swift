@@ -4,6 +4,7 @@ import KioskCore
 import KioskCrypto
 import KioskImageIO
 import KioskQRCode
+import PassFormat
 
 /// What each step of the pass workflow does. Each returns its result as a value; the repository stores it
 /// before the next step starts.

@@ -1,6 +1,7 @@
 import CheckinCore
 import Foundation
 import KioskCore
+import PassFormat
 
 /// The guest list: the search, the matches, and what the last action did.
 struct GuestsView {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import KioskCrypto
+import PassFormat
 
 /// `GET /p/{pass}`: the guest's pass on a phone (event, first name, QR code, confirmation code). A pass
 /// whose signature does not verify with the tenant's keys, or whose guest is unknown, gets the same page as

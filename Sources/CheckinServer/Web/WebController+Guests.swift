@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import MultipartKit
+import PassFormat
 
 extension WebController {
     /// The organizer acting: the admin operations audit them by address.
@@ -168,8 +169,9 @@ extension WebController {
 
     struct ImportForm: Decodable {
         var csrf: String?
-        /// The file: an upload without one is not this form.
-        var csv: String
+        /// The file, its bytes as uploaded (a String would turn bytes that are not UTF-8 into U+FFFD before the
+        /// reader could refuse them): an upload without one is not this form.
+        var csv: Data
     }
 
     /// A CSV upload: read only for a signed-in organizer; a body that is not a form with a file answers 400;
@@ -185,7 +187,7 @@ extension WebController {
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         do {
-            _ = try await admin(signed).importGuests(csv: form.csv, event: event.id)
+            _ = try await admin(signed).importGuests(csv: [UInt8](form.csv), event: event.id)
             return Self.redirect("/events/\(event.id.rawValue)/guests?notice=imported")
         } catch CheckinAdmin.Failure.badLines(let problems) {
             return try await guestsPage(

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import Mustache
+import PassFormat
 
 /// The organizer's pages: sign-in, their events, the sync monitor. Server-rendered HTML; JavaScript only for
 /// the monitor's live updates. Every page of another tenant answers exactly like one that does not exist, and

@@ -11,11 +11,11 @@ public struct CSVReader {
         public var fields: [String]
     }
 
-    public static func records(in text: String) throws(RosterImportError) -> [Record] {
+    public static func records(in text: String) throws(CSVLineError) -> [Record] {
         try records(in: Array(text.utf8))
     }
 
-    public static func records(in bytes: [UInt8]) throws(RosterImportError) -> [Record] {
+    public static func records(in bytes: [UInt8]) throws(CSVLineError) -> [Record] {
         try checkText(bytes)
         var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
@@ -44,7 +44,7 @@ public struct CSVReader {
             switch byte {
             case UInt8(ascii: "\""):
                 guard field.isEmpty else {
-                    throw RosterImportError(
+                    throw CSVLineError(
                         line: line,
                         problem: "a quote (\") inside a field that does not start "
                             + "with one: put the whole field in quotes and double the quote")
@@ -54,7 +54,7 @@ public struct CSVReader {
                 let opened = line
                 while true {
                     guard i < bytes.count else {
-                        throw RosterImportError(line: opened, problem: "a quoted field is never closed")
+                        throw CSVLineError(line: opened, problem: "a quoted field is never closed")
                     }
                     if bytes[i] == UInt8(ascii: "\"") {
                         if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\"") {
@@ -70,7 +70,7 @@ public struct CSVReader {
                     i += 1
                 }
                 if i < bytes.count && ![UInt8(ascii: ","), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains(bytes[i]) {
-                    throw RosterImportError(line: line, problem: "text after the closing quote of a field")
+                    throw CSVLineError(line: line, problem: "text after the closing quote of a field")
                 }
             case UInt8(ascii: ","):
                 endField()
@@ -84,7 +84,7 @@ public struct CSVReader {
                 i += 1
             default:
                 guard !quoted else {
-                    throw RosterImportError(line: line, problem: "text after the closing quote of a field")
+                    throw CSVLineError(line: line, problem: "text after the closing quote of a field")
                 }
                 field.append(byte)
                 i += 1

@@ -4,6 +4,7 @@ import KioskCrypto
 import KioskDecoding
 import KioskImageIO
 import KioskQRCode
+import PassFormat
 
 struct GeneratorError: Error, CustomStringConvertible {
     var message: String

@@ -11,6 +11,9 @@ public enum Base32 {
         return table
     }()
 
+    /// Whether `byte` is a character of the alphabet (either case).
+    public static func isAlphabet(_ byte: UInt8) -> Bool { reverse[Int(byte)] >= 0 }
+
     public static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count * 8 + 4) / 5)

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskCrypto
+import PassFormat
 
 /// A made-up event for tests and the demo: its keys, its roster and the passes of its guests.
 public struct FixtureEvent: Sendable {
