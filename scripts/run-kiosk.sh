@@ -43,25 +43,21 @@ event=$(admin create-event --tenant "$tenant" --name "Demo gala" --venue "Demo h
   --starts "$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%SZ)" --ends "$(date -u -d '+1 day' +%Y-%m-%dT%H:%M:%SZ)")
 admin import-guests --event "$event" --csv .demo/roster.csv >&2
 
-# The server, on a free loopback port.
+# The server, on a loopback port the system chooses (port 0): it writes the port to a file once it listens.
 server_pid=""
 kiosk_cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; true; }
 trap kiosk_cleanup EXIT
-for attempt in 1 2 3 4 5 6 7 8 9 10; do
-  port=$((20000 + RANDOM % 20000))
-  (cd "$sys/server" && exec "$bin/checkin-server" serve --database "$server_db" --port "$port" \
-    --tls-certificate server.pem --tls-key server.key) >"$sys/server/serve.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 100); do
-    if curl -s -o /dev/null --cacert "$sys/server/ca.pem" "https://localhost:$port/v1/events/1"; then break 2; fi
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill "$server_pid" 2>/dev/null || true
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=""
+port_file=$sys/server/port
+(cd "$sys/server" && exec "$bin/checkin-server" serve --database "$server_db" --port 0 --port-file "$port_file" \
+  --tls-certificate server.pem --tls-key server.key) >"$sys/server/serve.log" 2>&1 &
+server_pid=$!
+port=""
+for _ in $(seq 1 600); do  # up to 60 s on a loaded machine
+  if [ -s "$port_file" ]; then port=$(cat "$port_file"); break; fi
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
 done
-[ -n "$server_pid" ] || { echo "error: checkin-server did not start; see $sys/server/serve.log" >&2; exit 1; }
+[ -n "$port" ] || { echo "error: checkin-server did not start; see $sys/server/serve.log" >&2; exit 1; }
 url=https://localhost:$port
 echo "checkin-server: $url (SQLite: $server_db)" >&2
 

@@ -1,3 +1,7 @@
+import CheckinCore
+import Logging
+import PostgresNIO
+
 extension PostgresCheckinRepository {
     /// The last schema step this version knows.
     public static var latestSchemaStep: Int64 { migrations.last?.number ?? 0 }
@@ -12,5 +16,23 @@ extension PostgresCheckinRepository {
             }
         }
         return "\(latestSchemaStep)_" + String(hash, radix: 16)
+    }
+}
+
+extension PostgresCheckinRepository {
+    /// Brings the database's schema up to date (`migrate()`) on a client of its own, run for that only: the
+    /// server's own client, its HTTP server and its workers start once this returns, so nothing reads or writes
+    /// a schema half made.
+    public static func migrate(
+        configuration: PostgresClient.Configuration, secrets: any SecretSealing, logger: Logger
+    ) async throws {
+        var configuration = configuration
+        configuration.options.maximumConnections = 1
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await PostgresCheckinRepository(client: client, secrets: secrets, logger: logger).migrate()
+        }
     }
 }

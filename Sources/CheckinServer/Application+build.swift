@@ -4,13 +4,16 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The check-in server: configuration, storage and clock in, an application (a service) out. With a
 /// certificate and key in the configuration it speaks HTTPS only. `onListening` gets the port it listens on
-/// (the one the system chose for port 0).
+/// (the one the system chose for port 0). `services` run beside the HTTP server in the application's own
+/// service group, and stop with it: the database client (PostgreSQL) and the background workers, on every store
+/// the same way. The schema must be up to date before (`checkin-server serve` migrates first).
 public func buildApplication(
     configuration: ServerConfiguration, repository: any CheckinRepository, clock: any ServerClock = SystemServerClock(),
-    issuance: PassIssuanceSteps? = nil, logger: Logger = Logger(label: "checkin-server"),
+    issuance: PassIssuanceSteps? = nil, services: [any Service] = [], logger: Logger = Logger(label: "checkin-server"),
     onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let running: @Sendable (any Channel) async -> Void = { channel in
@@ -30,12 +33,13 @@ public func buildApplication(
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
         return Application(
-            router: router, server: http1, configuration: address, onServerRunning: running, logger: logger)
+            router: router, server: http1, configuration: address, services: services, onServerRunning: running,
+            logger: logger)
     case (let certificate?, let key?):
         let tls = try tlsConfiguration(certificate: certificate, key: key)
         return Application(
             router: router, server: try .tls(http1, tlsConfiguration: tls), configuration: address,
-            onServerRunning: running, logger: logger)
+            services: services, onServerRunning: running, logger: logger)
     default:
         throw ServerConfiguration.Failure("give both the TLS certificate and its key, or neither")
     }

@@ -96,7 +96,6 @@ struct Serve: AsyncParsableCommand {
         limits.allowPrivateWebhooks = allowPrivateWebhooks
         let configuration = ServerConfiguration(
             host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey, limits: limits)
-        let services: [any Service]
         let address = publicURL ?? "\(tlsCertificate == nil ? "http" : "https")://\(host):\(port)"
         let relay = try mailer()
         // The port, once listening, for whoever started the server with --port 0 (written whole, then renamed).
@@ -139,32 +138,28 @@ struct Serve: AsyncParsableCommand {
         let secrets = try options.secretsKey()
         // Images an older version wrote with the umask's modes become 0600 too.
         try PassImageStore(directory: passDirectory).restrictExisting()
+        // The store, migrated before anything serves or works on it: SQLite when it opens; PostgreSQL on a client
+        // of its own, run for that only (under an advisory lock: several servers may start at once). The
+        // PostgreSQL client then runs as a service beside the HTTP server and the workers.
+        let repository: any CheckinRepository
+        var storeServices: [any Service] = []
         if let postgres = try options.postgresConfiguration() {
-            // The client is a service beside the HTTP server; the schema is brought up to date before the
-            // server listens (under an advisory lock: several servers may start at once).
+            try await PostgresCheckinRepository.migrate(configuration: postgres, secrets: secrets, logger: logger)
             let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
-            let repository = PostgresCheckinRepository(client: client, secrets: secrets, logger: logger)
-            let (steps, workers) = issuance(repository)
-            let app = try buildApplication(
-                configuration: configuration, repository: repository, issuance: steps, logger: logger,
-                onListening: listening)
-            services = [client, MigrateThenServe(repository: repository, app: app, workers: workers)]
+            repository = PostgresCheckinRepository(client: client, secrets: secrets, logger: logger)
+            storeServices = [client]
         } else {
-            let repository = try options.openSQLite(secrets: secrets)
-            // A certificate or key that cannot be read stops the server here, with the file's name.
-            let (steps, workers) = issuance(repository)
-            services =
-                [
-                    try buildApplication(
-                        configuration: configuration, repository: repository, issuance: steps, logger: logger,
-                        onListening: listening)
-                ]
-                + workers
+            repository = try options.openSQLite(secrets: secrets)
         }
+        let (steps, workers) = issuance(repository)
+        // A certificate or key that cannot be read stops the server here, with the file's name.
+        let app = try buildApplication(
+            configuration: configuration, repository: repository, issuance: steps, services: storeServices + workers,
+            logger: logger, onListening: listening)
         logger.info(
             "serving \(options.storeDescription) on \(tlsCertificate == nil ? "http" : "https")://\(host):\(port)")
         var group = ServiceGroupConfiguration(
-            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // Requests in flight and the workers' current steps get this long; then everything is cancelled (a
         // step cut short is done again at the next start: each step commits on its own).
         group.maximumGracefulShutdownDuration = Self.shutdownLimit
@@ -193,25 +188,6 @@ extension Serve {
             return RelayMailer(relay: relay, from: try MailAddress(mailFrom ?? ""))
         } catch {
             throw ValidationError("the SMTP options are not usable: \(error)")
-        }
-    }
-}
-
-/// Runs the migrations, then the HTTP server (the PostgreSQL client must be running: it is the group's other
-/// service).
-struct MigrateThenServe<App: ApplicationProtocol>: Service {
-    let repository: PostgresCheckinRepository
-    let app: App
-    /// The pass issuance workers: they start once the schema is up to date.
-    let workers: [any Service]
-
-    func run() async throws {
-        try await repository.migrate()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            for worker in workers { group.addTask { try await worker.run() } }
-            try await group.next()
-            group.cancelAll()
         }
     }
 }
