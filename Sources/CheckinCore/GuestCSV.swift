@@ -33,6 +33,16 @@ public enum GuestCSV {
 
     /// The guests of a file's bytes as uploaded, or every problem found.
     public static func parse(bytes: [UInt8]) -> Result<[NewGuest], ParseFailure> {
+        if let kind = notCSV(bytes) {
+            return .failure(
+                ParseFailure(problems: [
+                    Problem(
+                        line: 1,
+                        message:
+                            "this is not a CSV file: it looks like \(kind); export the guest list as CSV (in a spreadsheet: "
+                            + "CSV UTF-8) and import that file")
+                ]))
+        }
         let records: [CSVReader.Record]
         do {
             records = try CSVReader.records(in: bytes)
@@ -50,6 +60,22 @@ public enum GuestCSV {
                 ]))
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if names.count == 1, names[0].contains(";") {
+            return .failure(
+                ParseFailure(problems: [
+                    Problem(
+                        line: header.line,
+                        message:
+                            "the columns are separated by semicolons (;), not commas: save the file as CSV with commas "
+                            + "(in a spreadsheet: CSV UTF-8, comma-delimited) and import it again")
+                ]))
+        }
+        guard records.count > 1 else {
+            return .failure(
+                ParseFailure(problems: [
+                    Problem(line: header.line + 1, message: "no guest after the header line: nothing to import")
+                ]))
+        }
         var problems: [Problem] = []
         for name in names where !columns.contains(name) {
             problems.append(
@@ -122,5 +148,16 @@ public enum GuestCSV {
     public struct ParseFailure: Error, Equatable, Sendable, CustomStringConvertible {
         public var problems: [Problem]
         public var description: String { problems.map(\.description).joined(separator: "\n") }
+    }
+
+    /// What a file that is not text plainly is (an image, a PDF, a spreadsheet workbook), from its first bytes.
+    static func notCSV(_ bytes: [UInt8]) -> String? {
+        let signatures: [(bytes: [UInt8], kind: String)] = [
+            ([0x89, 0x50, 0x4E, 0x47], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
+            (Array("GIF8".utf8), "a GIF image"), (Array("%PDF".utf8), "a PDF document"),
+            ([0x50, 0x4B, 0x03, 0x04], "a spreadsheet workbook or another ZIP archive (.xlsx, .ods)"),
+            ([0xD0, 0xCF, 0x11, 0xE0], "an old Excel workbook (.xls)"),
+        ]
+        return signatures.first { bytes.starts(with: $0.bytes) }?.kind
     }
 }

@@ -139,6 +139,27 @@ struct GuestCSVTests {
         #expect(failure.problems[1].message.contains("party_size"))
     }
 
+    /// Files an organizer uploads by mistake are named for what they are, each with what to do, and nothing of
+    /// them is imported: a picture or a workbook (it was "Line 5: a quote inside an unquoted field"), a
+    /// semicolon-separated export (it was one "bad line" per guest), a header with no guest (it was "Guests
+    /// imported." with nothing imported).
+    @Test(
+        arguments: [
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00] as [UInt8], 1, "a PNG image"),
+            (Array("PK\u{3}\u{4}xl/workbook.xml".utf8), 1, "workbook"),
+            (Array("name;email\nAda;ada@example.org\n".utf8), 1, "semicolons"),
+            (Array("name,email\r\n".utf8), 2, "no guest after the header"),
+        ])
+    func mistakenFilesAreNamedForWhatTheyAre(_ bytes: [UInt8], line: Int, says: String) {
+        guard case .failure(let failure) = GuestCSV.parse(bytes: bytes) else {
+            Issue.record("accepted: \(bytes.prefix(12))")
+            return
+        }
+        #expect(failure.problems.count == 1, "\(failure)")
+        #expect(failure.problems.first?.line == line, "\(failure)")
+        #expect(failure.problems.first?.message.contains(says) == true, "\(failure)")
+    }
+
     static let (a, b, c) = ("NOU3WYMHOVZQ4Q2T", "HHQ5P4QJWF4W4XCA", "GEZDGNBVGY3TQOJQ")
     /// (name, the file's bytes, the line both must refuse, or nil when both accept it)
     static let readerCases: [(String, [UInt8], Int?)] = {

@@ -127,8 +127,9 @@ import Testing
                 uri: base + "/import", method: .post, headers: goodHeaders + [.cookie: cookie], body: good
             ) { response in
                 #expect(response.status == .seeOther, "a reload does not import again")
-                #expect(response.headers[.location] == base + "?notice=imported")
+                #expect(response.headers[.location] == base + "?notice=imported&count=2")
             }
+            #expect(try await get(base + "?notice=imported&count=2").contains("2 guests imported."))
             #expect(try await h.repository.searchGuests(event: event.id, text: "Bob", limit: 5).first?.partySize == 3)
             // An upload that is not a form with a file: 400, nothing imported, not mistaken for a forgery.
             try await client.execute(

@@ -46,7 +46,13 @@ extension WebController {
         guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
         guard let event = try await event(context, request, signed) else { return notFound(signed) }
         let query = Self.queryValue(request, "q") ?? ""
-        let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
+        var notice = Self.queryValue(request, "notice").flatMap(Self.notices)
+        if Self.queryValue(request, "notice") == "imported",
+            let count = Self.queryValue(request, "count").flatMap(Int.init),
+            count >= 0
+        {
+            notice = Self.imported(count)
+        }
         return try await guestsPage(signed, event, query: query, notice: notice)
     }
 
@@ -76,6 +82,11 @@ extension WebController {
             return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
         }
         return nil
+    }
+
+    /// "2 guests imported.": the count of an import that just ended.
+    static func imported(_ count: Int) -> String {
+        "\(count) \(count == 1 ? "guest" : "guests") imported. Kiosks learn them with their next roster update."
     }
 
     /// The notices a redirect may ask for (nothing else is shown).
@@ -187,8 +198,8 @@ extension WebController {
         let check = try await posted(request, context, csrf: form.csrf)
         guard let (signed, event) = check.accepted else { return check.answer }
         do {
-            _ = try await admin(signed).importGuests(csv: [UInt8](form.csv), event: event.id)
-            return Self.redirect("/events/\(event.id.rawValue)/guests?notice=imported")
+            let added = try await admin(signed).importGuests(csv: [UInt8](form.csv), event: event.id)
+            return Self.redirect("/events/\(event.id.rawValue)/guests?notice=imported&count=\(added.count)")
         } catch CheckinAdmin.Failure.badLines(let problems) {
             return try await guestsPage(
                 signed, event, query: "", notice: nil,
