@@ -19,9 +19,10 @@ struct FaultPlan: Sendable {
     /// Probability that a connection is slow: each read waits up to `maximumDelay` before it is forwarded.
     var slowConnection = 0.0
     var maximumDelay: Duration = .milliseconds(100)
-    /// Faults for the first connections, one each, at their second exchange (the first upload after
-    /// `kioskctl sync`'s heartbeat), so each kind happens at least once however the draws fall; those
-    /// connections have no other fault.
+    /// Faults that must each fire at least once however the draws fall: while one has not fired, the next
+    /// connection to reach its second exchange (the first upload after `kioskctl sync`'s heartbeat) takes it in
+    /// place of a draw. A connection that ends before the fault fired (a sync killed, the other side gone)
+    /// hands it on to the next one.
     var scripted: [ExchangeFault] = []
 }
 
@@ -122,6 +123,38 @@ final class FaultProxy: @unchecked Sendable {
 
     fileprivate func update(_ change: (inout FaultCounts) -> Void) { lock.withLock { change(&counted) } }
 
+    /// The connection holding each scripted fault (nil: free to take).
+    private lazy var scriptedHolders: [UInt64?] = Array(repeating: nil, count: plan.scripted.count)
+
+    /// A scripted fault that has not fired and that no open connection holds, now held by `connection`.
+    fileprivate func takeScripted(for connection: UInt64) -> ExchangeFault? {
+        lock.withLock {
+            for (index, fault) in plan.scripted.enumerated() where scriptedHolders[index] == nil {
+                let fired =
+                    switch fault {
+                    case .none: true
+                    case .dropRequest: counted.requestsDropped > 0
+                    case .dropResponse: counted.responsesDropped > 0
+                    case .cutRequest: counted.requestsCut > 0
+                    case .cutResponse: counted.responsesCut > 0
+                    }
+                if fired { continue }
+                scriptedHolders[index] = connection
+                return fault
+            }
+            return nil
+        }
+    }
+
+    /// The connection ended: what it held and did not fire goes to the next connection.
+    fileprivate func releaseScripted(of connection: UInt64) {
+        lock.withLock {
+            for index in scriptedHolders.indices where scriptedHolders[index] == connection {
+                scriptedHolders[index] = nil
+            }
+        }
+    }
+
     fileprivate func closed(_ fds: [Int32]) {
         lock.withLock { live.removeAll { fds.contains($0) } }
         for fd in fds { close(fd) }
@@ -143,6 +176,8 @@ private final class ProxiedConnection: @unchecked Sendable {
     private var delays: [SplitMix64]
     private let slow: Bool
     private var pumpsDone = 0
+    /// Whether this connection took one of the plan's scripted faults (at most one each).
+    private var tookScripted = false
 
     init(number: UInt64, client: Int32, server: Int32, plan: FaultPlan, proxy: FaultProxy) {
         self.number = number
@@ -198,6 +233,7 @@ private final class ProxiedConnection: @unchecked Sendable {
         }
         if case (let exchanges, let unprompted)? = finished {
             count(nil, exchanges: exchanges)
+            proxy.releaseScripted(of: number)
             proxy.update { $0.unpromptedServerRecords += unprompted }
             proxy.closed([client, server])
         }
@@ -205,7 +241,10 @@ private final class ProxiedConnection: @unchecked Sendable {
 
     /// Called with the lock held, from the client's pump.
     private func drawFault(exchange: Int) -> ExchangeFault {
-        if number <= plan.scripted.count { return exchange == 2 ? plan.scripted[Int(number) - 1] : .none }
+        if exchange >= 2, !tookScripted, let fault = proxy.takeScripted(for: number) {
+            tookScripted = true
+            return fault
+        }
         let roll = Double.random(in: 0..<1, using: &faults)
         let detail = Double.random(in: 0..<1, using: &faults)
         var threshold = plan.dropRequest
