@@ -70,22 +70,16 @@ struct OpenAPIContractTests {
         let createEvent = Op(path: "/v1/admin/tenants/{tenantId}/events", method: "POST")
         let input = EventInput(
             name: "Gala", venue: "Hall", startsAt: Harness.start, endsAt: Harness.start.addingTimeInterval(6 * 3600))
-        let event = try APICoding.decoder().decode(
-            EventInfo.self,
-            from: Data(
-                try await checker.send(
-                    client, createEvent, uri: "/v1/admin/tenants/\(tenantID)/events", headers: admin,
-                    body: try encode(input), expect: 201))
-        ).id
+        func newEvent(_ input: EventInput) async throws -> UInt32 {
+            let answer = try await checker.send(
+                client, createEvent, uri: "/v1/admin/tenants/\(tenantID)/events", headers: admin,
+                body: try encode(input), expect: 201)
+            return try APICoding.decoder().decode(EventInfo.self, from: Data(answer)).id
+        }
+        let event = try await newEvent(input)
         var strict = input
         strict.minimumKioskVersion = "9.0.0"
-        let strictEvent = try APICoding.decoder().decode(
-            EventInfo.self,
-            from: Data(
-                try await checker.send(
-                    client, createEvent, uri: "/v1/admin/tenants/\(tenantID)/events", headers: admin,
-                    body: try encode(strict), expect: 201))
-        ).id
+        let strictEvent = try await newEvent(strict)
         _ = try await checker.send(
             client, createEvent, uri: "/v1/admin/tenants/999/events", headers: admin, body: try encode(input),
             expect: 404)
