@@ -73,7 +73,11 @@ public enum GuestCSV {
         guard records.count > 1 else {
             return .failure(
                 ParseFailure(problems: [
-                    Problem(line: header.line + 1, message: "no guest after the header line: nothing to import")
+                    Problem(
+                        line: header.line,
+                        message:
+                            "the file has a header line and no guest after it: nothing to import; "
+                            + "add one guest per line")
                 ]))
         }
         var problems: [Problem] = []

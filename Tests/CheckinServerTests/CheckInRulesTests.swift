@@ -148,7 +148,8 @@ struct GuestCSVTests {
             ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00] as [UInt8], 1, "a PNG image"),
             (Array("PK\u{3}\u{4}xl/workbook.xml".utf8), 1, "workbook"),
             (Array("name;email\nAda;ada@example.org\n".utf8), 1, "semicolons"),
-            (Array("name,email\r\n".utf8), 2, "no guest after the header"),
+            (Array("name,email\r\n".utf8), 1, "no guest after it"),
+            (Array("name,email".utf8), 1, "no guest after it"),
         ])
     func mistakenFilesAreNamedForWhatTheyAre(_ bytes: [UInt8], line: Int, says: String) {
         guard case .failure(let failure) = GuestCSV.parse(bytes: bytes) else {
