@@ -6,12 +6,15 @@ public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `DeviceAuthenticator` on the device routes.
     public var device: Device?
+    /// Set by `OrganizerSessionMiddleware` on the organizer's pages.
+    var organizer: OrganizerSessions.Signed?
     /// The client's address (without the port), for the sign-in throttle.
     public let clientAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         device = nil
+        organizer = nil
         clientAddress = source.channel.remoteAddress?.ipAddress
     }
 

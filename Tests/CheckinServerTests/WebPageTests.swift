@@ -68,6 +68,44 @@ import Testing
         ) { response in #expect(response.status == .ok) }
     }
 
+    /// Every organizer's page is behind the session middleware: signed out (no cookie, or one naming no live
+    /// session), a page sends the browser to sign in, a live part answers 401, and no page runs (a POST changes
+    /// nothing and audits nothing).
+    @Test func everyOrganizerPageNeedsASession() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (_, event, _) = try await h.event()
+        let e = "/events/\(event.id.rawValue)"
+        let pages: [(HTTPRequest.Method, String)] = [
+            (.post, "/sign-out"), (.get, "/events"), (.get, e), (.get, "\(e)/monitor"), (.get, "\(e)/double-entries"),
+            (.get, "\(e)/guests"), (.post, "\(e)/guests"), (.post, "\(e)/guests/import"),
+            (.post, "\(e)/guests/NOU3WYMHOVZQ4Q2T/cancel"), (.post, "\(e)/passes/1/retry"), (.get, "\(e)/devices"),
+            (.post, "\(e)/enrolment-codes"), (.post, "\(e)/devices/d1/revoke"), (.post, "\(e)/offline-alerts"),
+            (.get, "/events/999/guests"),
+        ]
+        let audited = try await h.repository.auditEntries(tenant: nil, limit: 1000).count
+        try await h.app().test(.router) { client in
+            for cookie in ["", "__Host-checkin_session=ws_NOTALIVESESSION"] {
+                for (method, path) in pages {
+                    try await client.execute(
+                        uri: path, method: method,
+                        headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                        body: ByteBuffer(string: "csrf=x&name=Zed")
+                    ) { response in
+                        #expect(response.status == .seeOther, "\(method) \(path)")
+                        #expect(response.headers[.location] == "/sign-in", "\(method) \(path)")
+                    }
+                }
+                for path in ["\(e)/live", "\(e)/monitor/live", "/events/999/live"] {
+                    try await client.execute(uri: path, method: .get, headers: [.cookie: cookie]) { response in
+                        #expect(response.status == .unauthorized, "\(path)")
+                    }
+                }
+            }
+        }
+        #expect(try await h.repository.searchGuests(event: event.id, text: "Zed", limit: 10).isEmpty)
+        #expect(try await h.repository.auditEntries(tenant: nil, limit: 1000).count == audited)
+    }
+
     @Test(arguments: RepositoryFactory.all)
     func signInNeedsThePasswordAndTheFormsCSRFToken(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)

@@ -5,9 +5,8 @@ import Hummingbird
 import KioskCore
 
 extension WebController {
-    @Sendable func devices(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
-        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+    @Sendable func devices(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
         let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
         return try await devicesPage(signed, event, code: nil, notice: notice)
     }
@@ -35,10 +34,10 @@ extension WebController {
     }
 
     /// Where the event's offline alerts go; a refused value comes back on the page with the reason.
-    @Sendable func setOfflineAlerts(_ request: Request, context: ServerContext) async throws -> Response {
+    @Sendable func setOfflineAlerts(_ request: Request, context: EventPageContext) async throws -> Response {
         let form = try await Self.form(OfflineAlertsForm.self, request, context)
-        let check = try await posted(request, context, csrf: form.csrf)
-        guard let (signed, event) = check.accepted else { return check.answer }
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
         do {
             let before = try await repository.offlineAlerts(event: event.id).webhookSecret
             let settings = try await admin(signed).setOfflineAlerts(
@@ -59,10 +58,10 @@ extension WebController {
     }
 
     /// A new one-time code, shown on this answer only (with its QR), never again.
-    @Sendable func createEnrolmentCode(_ request: Request, context: ServerContext) async throws -> Response {
+    @Sendable func createEnrolmentCode(_ request: Request, context: EventPageContext) async throws -> Response {
         let form = try await Self.form(CSRFForm.self, request, context)
-        let check = try await posted(request, context, csrf: form.csrf)
-        guard let (signed, event) = check.accepted else { return check.answer }
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
         let answer = try await admin(signed).createEnrolmentCode(event: event.id)
         let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
         let server = request.head.authority.map { "https://\($0)" } ?? "https://this-server"
@@ -74,10 +73,10 @@ extension WebController {
     }
 
     /// Revokes a device of this event: its token stops working at once; what it sent stays.
-    @Sendable func revokeDevice(_ request: Request, context: ServerContext) async throws -> Response {
+    @Sendable func revokeDevice(_ request: Request, context: EventPageContext) async throws -> Response {
         let form = try await Self.form(CSRFForm.self, request, context)
-        let check = try await posted(request, context, csrf: form.csrf)
-        guard let (signed, event) = check.accepted else { return check.answer }
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
         let id = context.parameters.get("deviceId") ?? ""
         guard try await repository.devices(event: event.id).contains(where: { $0.device.id == id }) else {
             return try await notFound(signed, request)

@@ -5,9 +5,8 @@ import Hummingbird
 extension WebController {
     /// The event's double-entry report: each guest admitted at two doors while offline, both doors and times,
     /// and the gap.
-    @Sendable func doubleEntries(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
-        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+    @Sendable func doubleEntries(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
         let entries = try await repository.doubleEntries(event: event.id)
         let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
         let rows = entries.map { entry in

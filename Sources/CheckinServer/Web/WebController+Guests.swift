@@ -12,39 +12,19 @@ extension WebController {
         CheckinAdmin(repository: repository, clock: clock, actor: signed.organizer.email)
     }
 
-    /// A form posted about an event: the organizer's, with the session's CSRF token, or the answer to give.
-    enum Posted {
-        case accepted(OrganizerSessions.Signed, Event)
-        case answered(Response)
-
-        var accepted: (OrganizerSessions.Signed, Event)? {
-            if case .accepted(let signed, let event) = self { return (signed, event) }
-            return nil
+    /// The session's CSRF token on a form posted about an event: nil when it is the right one, else the 403
+    /// to answer (audited).
+    func refusedUnlessCSRF(_ request: Request, _ context: EventPageContext, csrf: String?) async throws -> Response? {
+        guard let sent = csrf, OrganizerSessions.same(sent, context.signed.session.csrfToken) else {
+            return try await refused(request, organizer: context.signed)
         }
-
-        /// The answer when the form was not accepted.
-        var answer: Response {
-            if case .answered(let response) = self { return response }
-            return Response(status: .internalServerError)
-        }
-    }
-
-    /// Checks a POST: signed in (else to the sign-in page), the session's CSRF token (else 403, audited), the
-    /// organizer's event (else 404, audited).
-    func posted(_ request: Request, _ context: ServerContext, csrf: String?) async throws -> Posted {
-        guard let signed = try await sessions.current(request) else { return .answered(Self.redirect("/sign-in")) }
-        guard let sent = csrf, OrganizerSessions.same(sent, signed.session.csrfToken) else {
-            return .answered(try await refused(request, organizer: signed))
-        }
-        guard let event = try await event(context, request, signed) else { return .answered(notFound(signed)) }
-        return .accepted(signed, event)
+        return nil
     }
 
     // MARK: Guests
 
-    @Sendable func guests(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
-        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+    @Sendable func guests(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
         let query = Self.queryValue(request, "q") ?? ""
         var notice = Self.queryValue(request, "notice").flatMap(Self.notices)
         if Self.queryValue(request, "notice") == "imported",
@@ -112,10 +92,10 @@ extension WebController {
         var arrivalAlert: String?
     }
 
-    @Sendable func addGuest(_ request: Request, context: ServerContext) async throws -> Response {
+    @Sendable func addGuest(_ request: Request, context: EventPageContext) async throws -> Response {
         let form = try await Self.form(WalkInForm.self, request, context)
-        let check = try await posted(request, context, csrf: form.csrf)
-        guard let (signed, event) = check.accepted else { return check.answer }
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
         func blank(_ text: String?) -> String? {
             let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
             return trimmed.isEmpty ? nil : trimmed
@@ -145,10 +125,10 @@ extension WebController {
         }
     }
 
-    @Sendable func cancelGuest(_ request: Request, context: ServerContext) async throws -> Response {
+    @Sendable func cancelGuest(_ request: Request, context: EventPageContext) async throws -> Response {
         let form = try await Self.form(CSRFForm.self, request, context)
-        let check = try await posted(request, context, csrf: form.csrf)
-        guard let (signed, event) = check.accepted else { return check.answer }
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
         let code = context.parameters.get("guestId") ?? ""
         do {
             let guest = try await admin(signed).cancelGuest(code, event: event.id)
@@ -159,10 +139,10 @@ extension WebController {
     }
 
     /// `POST /events/{id}/passes/{issuance}/retry`: a failed pass runs its failed step again.
-    @Sendable func retryPass(_ request: Request, context: ServerContext) async throws -> Response {
+    @Sendable func retryPass(_ request: Request, context: EventPageContext) async throws -> Response {
         let form = try await Self.form(CSRFForm.self, request, context)
-        let check = try await posted(request, context, csrf: form.csrf)
-        guard let (signed, event) = check.accepted else { return check.answer }
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
         let id = context.parameters.get("issuanceId") ?? ""
         do {
             let issuance = try await repository.retryIssuance(id, event: event.id, at: clock.now())
@@ -187,16 +167,15 @@ extension WebController {
 
     /// A CSV upload: read only for a signed-in organizer; a body that is not a form with a file answers 400;
     /// success redirects (a reload does not import again).
-    @Sendable func importGuests(_ request: Request, context: ServerContext) async throws -> Response {
-        guard try await sessions.current(request) != nil else { return Self.redirect("/sign-in") }
+    @Sendable func importGuests(_ request: Request, context: EventPageContext) async throws -> Response {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         guard let type = request.headers[.contentType], let boundary = Self.boundary(type),
             let form = try? FormDataDecoder().decode(ImportForm.self, from: body, boundary: boundary)
         else {
             throw HTTPError(.badRequest, message: "The upload could not be read: choose the CSV file again and import.")
         }
-        let check = try await posted(request, context, csrf: form.csrf)
-        guard let (signed, event) = check.accepted else { return check.answer }
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
         do {
             let added = try await admin(signed).importGuests(csv: [UInt8](form.csv), event: event.id)
             return Self.redirect("/events/\(event.id.rawValue)/guests?notice=imported&count=\(added.count)")

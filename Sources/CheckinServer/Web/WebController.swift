@@ -41,22 +41,35 @@ struct WebController: Sendable {
         }
         router.get("sign-in", use: showSignIn)
         router.post("sign-in", use: submitSignIn)
-        router.post("sign-out", use: submitSignOut)
-        router.get("events", use: events)
-        router.get("events/:eventId", use: dashboard)
-        router.get("events/:eventId/live", use: dashboardLive)
-        router.get("events/:eventId/monitor", use: monitor)
-        router.get("events/:eventId/double-entries", use: doubleEntries)
-        router.get("events/:eventId/guests", use: guests)
-        router.post("events/:eventId/guests", use: addGuest)
-        router.post("events/:eventId/guests/import", use: importGuests)
-        router.post("events/:eventId/guests/:guestId/cancel", use: cancelGuest)
-        router.post("events/:eventId/passes/:issuanceId/retry", use: retryPass)
-        router.get("events/:eventId/devices", use: devices)
-        router.post("events/:eventId/enrolment-codes", use: createEnrolmentCode)
-        router.post("events/:eventId/devices/:deviceId/revoke", use: revokeDevice)
-        router.post("events/:eventId/offline-alerts", use: setOfflineAlerts)
-        router.get("events/:eventId/monitor/live", use: monitorLive)
+        // Every page below is an organizer's: the session is found once, before any of them runs.
+        let signedIn = router.group()
+            .add(middleware: OrganizerSessionMiddleware(sessions: sessions, signedOut: .signInPage))
+            .group(context: OrganizerContext.self)
+        signedIn.post("sign-out", use: submitSignOut)
+        signedIn.get("events", use: events)
+        let event = signedIn.group("events/:eventId")
+            .add(middleware: EventOwnerMiddleware(web: self))
+            .group(context: EventPageContext.self)
+        event.get(use: dashboard)
+        event.get("monitor", use: monitor)
+        event.get("double-entries", use: doubleEntries)
+        event.get("guests", use: guests)
+        event.post("guests", use: addGuest)
+        event.post("guests/import", use: importGuests)
+        event.post("guests/:guestId/cancel", use: cancelGuest)
+        event.post("passes/:issuanceId/retry", use: retryPass)
+        event.get("devices", use: devices)
+        event.post("enrolment-codes", use: createEnrolmentCode)
+        event.post("devices/:deviceId/revoke", use: revokeDevice)
+        event.post("offline-alerts", use: setOfflineAlerts)
+        // The live parts of the dashboard and the monitor: without a session, 401 (the page keeps what it shows).
+        let live = router.group("events/:eventId")
+            .add(middleware: OrganizerSessionMiddleware(sessions: sessions, signedOut: .unauthorized))
+            .group(context: OrganizerContext.self)
+            .add(middleware: EventOwnerMiddleware(web: self))
+            .group(context: EventPageContext.self)
+        live.get("live", use: dashboardLive)
+        live.get("monitor/live", use: monitorLive)
     }
 
     // MARK: Sign-in
@@ -133,8 +146,8 @@ struct WebController: Sendable {
         var csrf: String?
     }
 
-    @Sendable func submitSignOut(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
+    @Sendable func submitSignOut(_ request: Request, context: OrganizerContext) async throws -> Response {
+        let signed = context.signed
         let form = try await Self.form(CSRFForm.self, request, context)
         guard let sent = form.csrf, OrganizerSessions.same(sent, signed.session.csrfToken) else {
             return try await refused(request, organizer: signed)
@@ -150,8 +163,8 @@ struct WebController: Sendable {
 
     // MARK: Pages
 
-    @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
+    @Sendable func events(_ request: Request, context: OrganizerContext) async throws -> Response {
+        let signed = context.signed
         let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
         let events = try await repository.events(tenant: signed.tenant.id).map { event in
             [
@@ -162,15 +175,13 @@ struct WebController: Sendable {
         return pages.html("events", ["events": events], signed: signed)
     }
 
-    @Sendable func dashboard(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
-        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+    @Sendable func dashboard(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
         return pages.html("dashboard", try await dashboardView(event), signed: signed)
     }
 
-    @Sendable func dashboardLive(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.signedOut() }
-        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+    @Sendable func dashboardLive(_ request: Request, context: EventPageContext) async throws -> Response {
+        let event = context.event
         return pages.fragment("dashboard-live", try await dashboardView(event))
     }
 
@@ -194,15 +205,13 @@ struct WebController: Sendable {
         Response(status: .unauthorized, headers: WebPages.headers(type: "text/html; charset=utf-8"))
     }
 
-    @Sendable func monitor(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.redirect("/sign-in") }
-        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+    @Sendable func monitor(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
         return pages.html("monitor", try await monitorView(event), signed: signed)
     }
 
-    @Sendable func monitorLive(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let signed = try await sessions.current(request) else { return Self.signedOut() }
-        guard let event = try await event(context, request, signed) else { return notFound(signed) }
+    @Sendable func monitorLive(_ request: Request, context: EventPageContext) async throws -> Response {
+        let event = context.event
         return pages.fragment("monitor-live", try await monitorView(event))
     }
 
@@ -216,9 +225,8 @@ struct WebController: Sendable {
 
     /// The event named in the path if it is the organizer's; nil (audited) when it does not exist or is
     /// another tenant's.
-    func event(_ context: ServerContext, _ request: Request, _ signed: OrganizerSessions.Signed) async throws
-        -> Event?
-    {
+    func event(_ context: OrganizerContext, _ request: Request) async throws -> Event? {
+        let signed = context.signed
         var event: Event?
         if let raw = context.parameters.get("eventId"), let id = UInt32(raw), id > 0 {
             event = try await repository.event(EventID(id))
@@ -279,8 +287,10 @@ struct WebController: Sendable {
     // MARK: Helpers
 
     /// A posted form; a body that is not one (bad percent-encoding, a field given twice...) answers 400.
-    static func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: ServerContext) async throws -> T {
-        let body = try await request.body.collect(upTo: context.bodyLimit)
+    static func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: some RequestContext) async throws
+        -> T
+    {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
         do {
             return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
         } catch {
