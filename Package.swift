@@ -60,6 +60,7 @@ let package = Package(
         .target(name: "PassFormat"),
         // RFC 4180 CSV with its encoding checks: the one reader of the kiosk's roster and the server's guest import.
         .target(name: "CSVReading"),
+        .target(name: "DedicatedThreads"),
 
         // The domain: verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
         .target(name: "KioskCore", dependencies: ["PassFormat"]),
@@ -110,7 +111,7 @@ let package = Package(
             dependencies: [
                 "PassFormat",
                 "KioskCore", "KioskSystem", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
-                "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync",
+                "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync", "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -119,7 +120,8 @@ let package = Package(
         ),
         // Test support: the package's executables run as processes, the tests' PostgreSQL.
         .target(
-            name: "TestSupport", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            name: "TestSupport",
+            dependencies: ["DedicatedThreads", .product(name: "Subprocess", package: "swift-subprocess")],
             path: "Sources/TestSupport"),
         .target(
             name: "PostgresTestSupport",
@@ -176,7 +178,7 @@ let package = Package(
         ),
 
         // E-mail to an SMTP relay through libcurl: the MIME message (HTML, text, inline QR image) and its sending.
-        .target(name: "CheckinMail", dependencies: ["CCurl", "CheckinCore"]),
+        .target(name: "CheckinMail", dependencies: ["CCurl", "CheckinCore", "DedicatedThreads"]),
 
         // Executables: parse arguments, wire adapters.
         .executableTarget(
@@ -201,7 +203,7 @@ let package = Package(
                 "PassFormat",
                 "KioskRuntime", "KioskScenes", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
-                "KioskCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                "KioskCrypto", "DedicatedThreads", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -256,7 +258,7 @@ let package = Package(
                 "PassFormat",
                 "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskScenes", "CheckinPostgres", "TestSupport",
                 "PostgresTestSupport",
-                "CheckinWebhooks", "KioskImageIO", "KioskDecoding",
+                "CheckinWebhooks", "KioskImageIO", "KioskDecoding", "DedicatedThreads",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(
@@ -265,7 +267,7 @@ let package = Package(
                 "PassFormat",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
                 "CheckinMail", "KioskCore", "KioskCSV", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
-                "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PostgresTestSupport", "DedicatedThreads", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -276,7 +278,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CheckinMailTests",
-            dependencies: ["CheckinMail", "TestSupport", "KioskQRCode", "KioskImageIO", "KioskDecoding", "KioskCore"]
+            dependencies: [
+                "CheckinMail", "TestSupport", "KioskQRCode", "KioskImageIO", "KioskDecoding", "KioskCore",
+                "DedicatedThreads",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6],

@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 
 /// Sends messages to one SMTP relay through libcurl.
@@ -43,14 +44,8 @@ public struct SMTPMailer: Sendable {
         let relay = self.relay
         let cancellation = CancellationFlag()
         let result: Result<Void, SMTPError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SMTPError>, Never>) in
-                let thread = Thread {
-                    continuation.resume(
-                        returning: Self.transfer(
-                            relay: relay, body: bytes, from: from, to: to, cancellation: cancellation))
-                }
-                thread.name = "smtp-send"
-                thread.start()
+            await DedicatedThread.run(named: "smtp-send") {
+                Self.transfer(relay: relay, body: bytes, from: from, to: to, cancellation: cancellation)
             }
         } onCancel: {
             cancellation.cancel()

@@ -1,22 +1,16 @@
+import DedicatedThreads
 import Foundation
 import ServiceLifecycle
 
 /// Runs blocking work (a camera read, a keyboard read) on a thread of its own and waits for it to end: `stop`
-/// is called on graceful shutdown or cancellation and must make `body` return soon; the thread is joined
+/// is called on graceful shutdown or cancellation and must make `body` return soon; the thread has ended
 /// before this returns, so nothing outlives the service that started it.
 func runOnDedicatedThread(
     named name: String, body: @escaping @Sendable () -> Void,
     stop: @escaping @Sendable () -> Void
 ) async {
     await withTaskCancellationOrGracefulShutdownHandler {
-        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                body()
-                finished.resume()
-            }
-            thread.name = name
-            thread.start()
-        }
+        await DedicatedThread.run(named: name, body)
     } onCancelOrGracefulShutdown: {
         stop()
     }

@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 
 /// The browser's calls for async code: each runs on a thread of its own while the caller's task is suspended.
@@ -67,7 +68,5 @@ extension Chromium {
 
 /// Runs blocking work on a new thread and resumes the caller with its result.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
+    try await DedicatedThread.run(named: "browser-call", body)
 }

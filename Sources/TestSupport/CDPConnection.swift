@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 import Glibc
 
@@ -41,9 +42,7 @@ final class CDPConnection: @unchecked Sendable {
         self.writeFD = writeFD
         self.readFD = readFD
         self.logPath = logPath
-        let thread = Thread { [self] in readLoop() }
-        thread.name = "Chromium DevTools reader"
-        thread.start()
+        DedicatedThread.start(named: "Chromium DevTools reader") { [self] in readLoop() }
     }
 
     /// Sends a command and waits up to `timeout` for its answer; returns the answer's `result` object.

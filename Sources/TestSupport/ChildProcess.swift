@@ -47,7 +47,7 @@ public enum ChildProcess {
         let result = try await Subprocess.run(
             .path(FilePath(path)), arguments: Arguments(arguments), workingDirectory: FilePath(folder),
             input: .none, output: .string(limit: outputLimit), error: .string(limit: outputLimit))
-        return (status(result.terminationStatus), result.standardOutput ?? "", result.standardError ?? "")
+        return (status(result.terminationStatus), result.standardOutput, result.standardError)
     }
 
     /// Runs `script` with /bin/sh in `folder`; returns the exit status and standard output and error together.

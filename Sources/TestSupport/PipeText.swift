@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 
 /// Everything a child process writes to a pipe, collected on a thread of its own (not the cooperative pool's),
@@ -9,7 +10,7 @@ public final class PipeText: @unchecked Sendable {
 
     public init(_ pipe: Pipe) {
         let handle = pipe.fileHandleForReading
-        Thread.detachNewThread { [self] in
+        DedicatedThread.start(named: "pipe-reader") { [self] in
             while true {
                 let chunk = handle.availableData
                 condition.lock()

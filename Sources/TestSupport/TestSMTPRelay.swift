@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 
 /// A real SMTP relay on loopback for the mail tests: `Tests/SMTP/relay.py` (aiosmtpd, Debian's
@@ -101,8 +102,7 @@ public final class TestSMTPRelay: @unchecked Sendable {
 
         // The first line on standard output is the port; read it on another thread so a hung start times out.
         let firstLine = FirstLine()
-        let reading = Thread { firstLine.read(from: output.fileHandleForReading) }
-        reading.start()
+        DedicatedThread.start(named: "smtp-relay-port") { firstLine.read(from: output.fileHandleForReading) }
         let line = firstLine.wait(timeout: timeout)
         guard let line, let port = Int(line), port > 0 else {
             process.terminate()

@@ -1,4 +1,5 @@
 import CheckinAPI
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskSync
@@ -8,7 +9,7 @@ import PassFormat
 /// their queues at once; beside one kiosk alone on the same server.
 extension SyncBench {
     func ingest(
-        _ server: BenchServer, event: EventID, pool: GuestPool, folder: String, _ executors: [ThreadTaskExecutor]
+        _ server: BenchServer, event: EventID, pool: GuestPool, folder: String, _ executors: [ThreadExecutor]
     ) async throws -> IngestTable.Row {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let alone = try await BenchKiosk(
@@ -56,7 +57,7 @@ extension SyncBench {
 
     /// Runs `body` for every kiosk at once, kiosk `i` on executor `i` (its own thread); waits for all.
     static func onEach(
-        _ kiosks: [BenchKiosk], _ executors: [ThreadTaskExecutor],
+        _ kiosks: [BenchKiosk], _ executors: [ThreadExecutor],
         _ body: @escaping @Sendable (BenchKiosk, Int) async throws -> Void
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in

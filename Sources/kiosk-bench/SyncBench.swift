@@ -2,6 +2,7 @@ import ArgumentParser
 import CheckinAPI
 import CheckinCore
 import CheckinServer
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskStore
@@ -33,7 +34,7 @@ struct SyncBench: AsyncParsableCommand {
         let folder = NSTemporaryDirectory() + "kiosk-bench-sync-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let executors = (0..<kiosks).map { ThreadTaskExecutor(name: "kiosk \($0)") }
+        let executors = (0..<kiosks).map { ThreadExecutor(name: "kiosk \($0)") }
         defer { for executor in executors { executor.stop() } }
 
         // The kiosk's own exchanges, on SQLite.
@@ -80,7 +81,7 @@ struct SyncBench: AsyncParsableCommand {
     }
 
     func postgresIngest(
-        _ database: BenchPostgres, into ingest: inout IngestTable, folder: String, _ executors: [ThreadTaskExecutor]
+        _ database: BenchPostgres, into ingest: inout IngestTable, folder: String, _ executors: [ThreadExecutor]
     ) async throws {
         let one = try await BenchServer.postgres(url: database.url, applications: 1, label: "PostgreSQL, 1 process")
         let event = try await Self.event(on: one)

@@ -1,4 +1,5 @@
 import CheckinMail
+import DedicatedThreads
 import Foundation
 import Glibc
 import KioskDecoding
@@ -199,7 +200,7 @@ import Testing
         let clock = ContinuousClock()
         // Measured on threads of its own: on the 2-thread cooperative pool, blocked by other tests waiting for
         // child processes, the send's resumption waited 90 s in two full runs on a loaded machine.
-        let took = try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        let took = try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await clock.measure { try await mailer.send(try PassMail.make()) }
         }
         #expect(took < .seconds(60), "\(took): QUIT was waited for longer than the 2 s timeout allows")
@@ -231,16 +232,14 @@ import Testing
         // close the connection: neither may wait for the test's task, which the concurrency pool of a loaded
         // machine running the whole suite may not run for many seconds (a cancel sent from it came after the
         // 10 s connect timeout had ended the transfer with code 28).
-        let stopped = await withCheckedContinuation { continuation in
-            Thread {
-                let client = silent.acceptOne()
-                defer { close(client) }
-                let clock = ContinuousClock()
-                let cancelled = clock.now
-                sending.cancel()
-                let closed = LoopbackSocket.waitForClose(of: client, within: .seconds(100))
-                continuation.resume(returning: closed ? clock.now - cancelled : nil)
-            }.start()
+        let stopped = await DedicatedThread.run(named: "cancel-send") {
+            let client = silent.acceptOne()
+            defer { close(client) }
+            let clock = ContinuousClock()
+            let cancelled = clock.now
+            sending.cancel()
+            let closed = LoopbackSocket.waitForClose(of: client, within: .seconds(100))
+            return closed ? clock.now - cancelled : nil
         }
         let result = await sending.result
         // Well before the 120 s timeout (libcurl calls the progress callback at least once a second).

@@ -1,6 +1,7 @@
 import CheckinAPI
 import CheckinCore
 import CheckinServer
+import DedicatedThreads
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -15,10 +16,10 @@ import Testing
 
     @Test func anOversizedRedeemIsRefusedBeforeItsBodyIsRead() async throws {
         let h = try await Harness(.sqliteInMemory)
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await h.app().test(.live) { client in
                 let port = try #require(client.port)
-                let answer = try await blocking {
+                let answer = try await DedicatedThread.run(named: "raw-connection") {
                     let connection = try RawConnection(port: port)
                     connection.send(
                         "POST /v1/enrolments/redeem HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -34,10 +35,10 @@ import Testing
 
     @Test func aChunkedBodyIsCutOffAtTheRoutesLimit() async throws {
         let h = try await Harness(.sqliteInMemory)
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await h.app().test(.live) { client in
                 let port = try #require(client.port)
-                let answer = try await blocking {
+                let answer = try await DedicatedThread.run(named: "raw-connection") {
                     let connection = try RawConnection(port: port)
                     connection.send(
                         "POST /v1/enrolments/redeem HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

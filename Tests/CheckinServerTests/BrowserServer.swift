@@ -1,6 +1,7 @@
 import CheckinCore
 import CheckinSQLite
 import CheckinServer
+import DedicatedThreads
 import Foundation
 import Hummingbird
 import Logging
@@ -40,8 +41,8 @@ final class BrowserServer: Sendable {
             onListening: { port in listening.continuation.yield(port) })
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         self.group = group
-        // The server on threads of its own, not the cooperative pool (see DedicatedExecutor).
-        task = Task(executorPreference: DedicatedExecutor.shared) { try await group.run() }
+        // The server on threads of its own, not the cooperative pool (see ThreadExecutor).
+        task = Task(executorPreference: ThreadExecutor.testServers) { try await group.run() }
         var iterator = listening.stream.makeAsyncIterator()
         self.port = try #require(await iterator.next(), "the server stopped before it listened")
     }

@@ -1,4 +1,5 @@
 import CheckinServer
+import DedicatedThreads
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -24,14 +25,14 @@ import Testing
         let h = try await Harness(.sqliteInMemory)
         // The idle timeout far off: only the header timeout can close these.
         let app = try h.app(limits: Self.limits(header: 1_000, idle: 60_000))
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 let started = Date()
                 let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
                     for _ in 0..<50 {
                         group.addTask {
-                            try await blocking {
+                            try await DedicatedThread.run(named: "raw-connection") {
                                 let connection = try RawConnection(port: port)
                                 connection.send("GET /sign-in HTTP/1.1\r\nHost: x\r\n")
                                 // A header line a byte at a time, every 100 ms, for at most 8 s.
@@ -56,10 +57,10 @@ import Testing
     @Test func silentConnectionsAreClosedAtTheIdleTimeout() async throws {
         let h = try await Harness(.sqliteInMemory)
         let app = try h.app(limits: Self.limits(header: 60_000, idle: 1_000))
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
-                let answer = try await blocking {
+                let answer = try await DedicatedThread.run(named: "raw-connection") {
                     let connection = try RawConnection(port: port)
                     // One whole request, then silence on the kept-alive connection.
                     connection.send("GET /sign-in HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -80,12 +81,12 @@ import Testing
                 host: "127.0.0.1", port: 0, limits: Self.limits(header: 1_500, idle: 1_500, connections: 3)),
             repository: h.repository, clock: h.clock, onListening: { listening.yield($0) })
         let group = ServiceGroup(services: [app], logger: Logger(label: "connection-cap-test"))
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 var iterator = ports.makeAsyncIterator()
                 let port = try #require(await iterator.next())
-                let (early, late, heldClosed) = try await blocking {
+                let (early, late, heldClosed) = try await DedicatedThread.run(named: "raw-connection") {
                     let held = try (0..<3).map { _ in try RawConnection(port: port) }
                     for connection in held { connection.send("GET /sign-in HTTP/1.1\r\nHost: x\r\n") }
                     // Let the server accept the three before the fourth arrives.

@@ -1,6 +1,7 @@
 import CheckinAPI
 import CheckinCore
 import CheckinServer
+import DedicatedThreads
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -14,7 +15,7 @@ struct LiveServerTests {
         let h = try await Harness(.sqliteFile)
         let (_, event, guests) = try await h.event(guests: 600)
         // The server's tasks on threads of their own: tests blocking pool threads beside it cannot starve it.
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) { try await self.session(h, event, guests) }
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) { try await self.session(h, event, guests) }
     }
 
     func session(_ h: Harness, _ event: Event, _ guests: [Guest]) async throws {

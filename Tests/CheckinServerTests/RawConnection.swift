@@ -87,13 +87,6 @@ struct RawConnectionError: Error, CustomStringConvertible {
     var description: String { "\(what): \(String(cString: strerror(errno)))" }
 }
 
-/// Runs blocking work on a thread of its own.
-func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
 /// A TCP port on loopback that accepts connections (the kernel does, into the backlog) and never answers: a
 /// webhook receiver that is dead without refusing.
 final class SilentListener: @unchecked Sendable {

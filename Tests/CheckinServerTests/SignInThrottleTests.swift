@@ -1,5 +1,6 @@
 import CheckinCore
 import CheckinServer
+import DedicatedThreads
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -96,7 +97,7 @@ import Testing
         limits.trustedProxies = ["127.0.0.1"]
         var untrusted = limits
         untrusted.trustedProxies = []
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             // Behind the proxy (the test client on 127.0.0.1): each forwarded client has its own count.
             try await h.app(limits: limits).test(.live) { client in
                 let form = try await Self.signInForm(client)

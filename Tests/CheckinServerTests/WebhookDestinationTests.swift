@@ -1,5 +1,6 @@
 import CheckinCore
 import CheckinServer
+import DedicatedThreads
 import Foundation
 import KioskCore
 import Logging
@@ -71,7 +72,7 @@ import Testing
         let h = try await Harness(.sqliteInMemory)
         let (_, event, _) = try await h.event()
         let receiver = WebhookReceiver()
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await receiver.run { port in
                 // Saved while allowed (as a name that resolved to a public address would be)...
                 _ = try await h.admin.setOfflineAlerts(
@@ -109,7 +110,7 @@ import Testing
         let (_, live, _) = try await h.event(tenantName: "Live")
         let silent = try SilentListener()
         let receiver = WebhookReceiver()
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await receiver.run { port in
                 _ = try await h.admin.setOfflineAlerts(
                     event: dead, email: "", webhookURL: "http://127.0.0.1:\(silent.port)/hook", allowPlainHTTP: true,

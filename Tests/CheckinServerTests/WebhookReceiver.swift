@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -36,7 +37,7 @@ final class WebhookReceiver: Sendable {
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         // On threads of its own: a test blocking pool threads beside it cannot keep it from answering.
-        return try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        return try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await app.test(.live) { client in try await body(try #require(client.port)) }
         }
     }

@@ -26,17 +26,6 @@ enum ChaosWait {
             Thread.sleep(forTimeInterval: interval)
         }
     }
-
-    /// Runs `body` on a thread of its own (8 MiB of stack) and returns what it returned: the chaos run blocks in
-    /// child processes and polls, which must not hold one of the two threads of the cooperative pool.
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try body() }) }
-            thread.stackSize = 8 << 20
-            thread.name = "chaos-run"
-            thread.start()
-        }
-    }
 }
 
 /// The last `count` characters of a log file, for a failure message.

@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 
 #if canImport(Glibc)
@@ -38,9 +39,7 @@ final class ChaosProxy: @unchecked Sendable {
     init(seed: UInt64) throws {
         generator = SplitMix64(seed: seed)
         (listener, port) = try LoopbackTCP.listen()
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "chaos-proxy-accept"
-        thread.start()
+        DedicatedThread.start(named: "chaos-proxy-accept") { [self] in acceptLoop() }
     }
 
     var url: String { "https://127.0.0.1:\(port)" }
@@ -136,8 +135,12 @@ final class ChaosProxy: @unchecked Sendable {
                 continue
             }
             let connection = Connection(client: client, server: server, proxy: self)
-            Thread { connection.pump(from: client, to: server, budget: plan.cutFromClient) }.start()
-            Thread { connection.pump(from: server, to: client, budget: plan.cutFromServer) }.start()
+            DedicatedThread.start(named: "chaos-proxy-up") {
+                connection.pump(from: client, to: server, budget: plan.cutFromClient)
+            }
+            DedicatedThread.start(named: "chaos-proxy-down") {
+                connection.pump(from: server, to: client, budget: plan.cutFromServer)
+            }
         }
     }
 

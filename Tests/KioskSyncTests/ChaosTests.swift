@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 import PostgresTestSupport
 import TestSupport
@@ -22,9 +23,9 @@ struct ChaosTests {
         let postgres = store == .postgres ? try await LivePostgres.makeDatabase() : nil
         let report: ChaosRun.Report
         do {
-            // The run waits for child processes and polls their state: on a thread of its own, never holding one
-            // of the cooperative pool's two threads.
-            report = try await ChaosWait.onThread {
+            // The run waits for child processes and polls their state: on a thread of its own (8 MiB of stack),
+            // never holding one of the cooperative pool's two threads.
+            report = try await DedicatedThread.run(named: "chaos-run", stackSize: 8 << 20) {
                 try ChaosRun(store: store, settings: settings, postgres: postgres).run()
             }
         } catch {

@@ -1,4 +1,5 @@
 import CheckinAPI
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskStore
@@ -23,7 +24,7 @@ struct ClockSkewSyncTests {
         // The kiosk's exchanges on threads of their own: on the cooperative pool, beside tests that block it
         // waiting for child processes, an answer sat unread for half a minute, and the offset measured at it
         // was off by half that (within its bound, but the bound was wide).
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) { try await fiveMinutesFast() }
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) { try await fiveMinutesFast() }
     }
 
     func fiveMinutesFast() async throws {

@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 
 #if canImport(Glibc)
@@ -66,7 +67,7 @@ final class FaultProxy: @unchecked Sendable {
         self.serverPort = serverPort
         self.plan = plan
         (listener, port) = try LoopbackTCP.listen()
-        Thread { [self] in acceptLoop() }.start()
+        DedicatedThread.start(named: "fault-proxy-accept") { [self] in acceptLoop() }
     }
 
     var counts: FaultCounts { lock.withLock { counted } }
@@ -116,8 +117,8 @@ final class FaultProxy: @unchecked Sendable {
                 return
             }
             let connection = ProxiedConnection(number: number, client: client, server: server, plan: plan, proxy: self)
-            Thread { connection.pump(fromClient: true) }.start()
-            Thread { connection.pump(fromClient: false) }.start()
+            DedicatedThread.start(named: "fault-proxy-up") { connection.pump(fromClient: true) }
+            DedicatedThread.start(named: "fault-proxy-down") { connection.pump(fromClient: false) }
         }
     }
 

@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 import KioskCore
 import PassFormat
@@ -95,7 +96,7 @@ struct FaultProxySyncTests {
         // On threads of their own: the kills' waits (50 to 400 ms) must end on time, not when the cooperative
         // pool, which tests waiting for child processes block, gets round to them (beside the whole suite every
         // wait once ended after its sync had finished, and no sync was killed).
-        let (failures, killed) = try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        let (failures, killed) = try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await Self.syncUntilEmpty(doors, rounds: rounds, killEvery: killEvery, proxy: proxy)
         }
         let counts = proxy.counts

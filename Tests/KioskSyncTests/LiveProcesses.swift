@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 import TestSupport
 import Testing
@@ -43,7 +44,7 @@ enum LiveProcesses {
 
     /// Threads of their own for live tests that wait for child processes (kioskctl, admin commands): they
     /// block these, not the 2-thread cooperative pool that the rest of the suite's tasks resume on.
-    static let waiting = DedicatedExecutor(threads: 4, name: "live-tests")
+    static let waiting = ThreadExecutor(threads: 4, name: "live-tests")
 }
 
 /// `checkin-server serve` over HTTPS on a loopback port, with its SQLite database in `folder`, or on the

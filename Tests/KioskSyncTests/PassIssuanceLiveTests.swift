@@ -1,5 +1,6 @@
 import CheckinAPI
 import CheckinWebhooks
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskDecoding
@@ -224,7 +225,7 @@ extension PassIssuanceLiveTests {
     {
         // On threads of their own: on the 2-thread pool, starved by tests waiting for child processes, a 20 ms
         // poll once woke after the whole sending was over (every kill saw all 40 messages in a CI run).
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
             try await randomKillSteps(servers, relay: relay, guests: guests, kills: kills, seed: seed)
         }
     }

@@ -1,4 +1,5 @@
 import CheckinAPI
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskStore
@@ -105,8 +106,8 @@ struct RosterSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func resumableDownload() async throws {
         // On threads of their own: beside the whole suite, the 2-thread pool is starved by tests waiting for
-        // child processes (see DedicatedExecutor).
-        try await withTaskExecutorPreference(DedicatedExecutor.shared) { try await resumableDownloadSteps() }
+        // child processes (see ThreadExecutor).
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) { try await resumableDownloadSteps() }
     }
 
     func resumableDownloadSteps() async throws {
