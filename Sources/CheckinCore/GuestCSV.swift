@@ -144,6 +144,13 @@ public enum GuestCSV {
             guest.accessType = value["access_type"]
             guest.checkInNote = value["notes"] ?? value["check_in_note"]
             guest.arrivalAlert = value["arrival_alert"]
+            if let problem = GuestFields.problem(
+                name: name, email: guest.email, phone: guest.phone, accessType: guest.accessType,
+                note: guest.checkInNote, arrivalAlert: guest.arrivalAlert)
+            {
+                problems.append(Problem(line: record.line, message: problem))
+                continue
+            }
             guests.append(guest)
         }
         return problems.isEmpty ? .success(guests) : .failure(ParseFailure(problems: problems))

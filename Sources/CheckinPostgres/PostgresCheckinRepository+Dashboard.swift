@@ -8,13 +8,15 @@ extension PostgresCheckinRepository {
     public func searchGuests(event: EventID, text: String, limit: Int) async throws -> [Guest] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let contains = "%" + GuestSearch.likeEscaped(trimmed) + "%"
+        let unaccented = "%" + GuestSearch.likeEscaped(GuestSearch.unaccented(trimmed)) + "%"
         let code = GuestSearch.codePrefix(trimmed)
         let codePattern = code.isEmpty ? "" : GuestSearch.likeEscaped(code) + "%"
         return try await rows(
             """
             SELECT \(unescaped: Self.guestColumns) FROM guest g
             LEFT JOIN check_in c ON c.event_id = g.event_id AND c.guest_id = g.id
-            WHERE g.event_id = \(Int64(event.rawValue)) AND (\(trimmed) = '' OR g.name ILIKE \(contains)
+            WHERE g.event_id = \(Int64(event.rawValue)) AND (\(trimmed) = ''
+                OR translate(g.name, \(GuestSearch.unaccentFrom), \(GuestSearch.unaccentTo)) ILIKE \(unaccented)
                 OR g.email ILIKE \(contains) OR (\(codePattern) <> '' AND g.id LIKE \(codePattern)))
             ORDER BY lower(g.name), g.id LIMIT \(Int64(limit))
             """

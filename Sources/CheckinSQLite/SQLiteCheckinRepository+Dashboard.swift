@@ -26,13 +26,14 @@ extension SQLiteCheckinRepository {
                 sql: """
                     SELECT \(Self.guestAndCheckInColumns) FROM guest AS g
                     LEFT JOIN check_in AS c ON c.event_id = g.event_id AND c.guest_id = g.id
-                    WHERE g.event_id = :event AND (:text = '' OR g.name LIKE :contains ESCAPE '\\'
+                    WHERE g.event_id = :event AND (:text = '' OR unaccent(g.name) LIKE :unaccented ESCAPE '\\'
                         OR g.email LIKE :contains ESCAPE '\\' OR (:code != '' AND g.id LIKE :code ESCAPE '\\'))
                     ORDER BY g.name COLLATE NOCASE, g.id LIMIT :limit
                     """,
                 arguments: [
                     "event": Int64(event.rawValue), "text": trimmed,
                     "contains": "%" + GuestSearch.likeEscaped(trimmed) + "%",
+                    "unaccented": "%" + GuestSearch.likeEscaped(GuestSearch.unaccented(trimmed)) + "%",
                     "code": GuestSearch.codePrefix(trimmed).isEmpty
                         ? "" : GuestSearch.likeEscaped(GuestSearch.codePrefix(trimmed)) + "%",
                     "limit": limit,

@@ -20,7 +20,7 @@ public final class SQLiteCheckinRepository: CheckinRepository {
     /// memory are readable by this user only (0600), whatever the umask; an older, wider file is tightened.
     public convenience init(path: String, secrets: any SecretSealing) throws {
         try Self.makePrivate(path)
-        var configuration = Configuration()
+        var configuration = Self.configuration()
         configuration.busyMode = .timeout(10)
         try self.init(writer: DatabasePool(path: path, configuration: configuration), secrets: secrets)
         try Self.makePrivate(path)
@@ -28,7 +28,18 @@ public final class SQLiteCheckinRepository: CheckinRepository {
 
     /// An empty database in memory.
     public static func inMemory(secrets: any SecretSealing) throws -> SQLiteCheckinRepository {
-        try SQLiteCheckinRepository(writer: DatabaseQueue(), secrets: secrets)
+        try SQLiteCheckinRepository(writer: DatabaseQueue(configuration: configuration()), secrets: secrets)
+    }
+
+    /// Every connection has `unaccent(text)` (`GuestSearch.unaccented`), which the guest search compares in.
+    static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: unaccent) }
+        return configuration
+    }
+
+    static let unaccent = DatabaseFunction("unaccent", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(GuestSearch.unaccented)
     }
 
     /// Migrates (0007 seals the secrets stored before they were sealed) and checks that `secrets` is the key

@@ -94,8 +94,11 @@ public struct CheckinAdmin: Sendable {
     /// Adds one guest (a walk-in): kiosks learn it with their next delta.
     public func addGuest(_ input: GuestInput, event: EventID) async throws -> Guest {
         let known = try await existingEvent(event)
-        guard !input.name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw Failure.invalid("the guest's name is empty")
+        if let problem = GuestFields.problem(
+            name: input.name, email: input.email, phone: input.phone, accessType: input.accessType,
+            note: input.checkInNote, arrivalAlert: input.arrivalAlert)
+        {
+            throw Failure.invalid(problem)
         }
         let partySize = input.partySize ?? 1
         guard (1...99).contains(partySize) else { throw Failure.invalid("party size \(partySize) is not from 1 to 99") }

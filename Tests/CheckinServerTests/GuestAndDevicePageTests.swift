@@ -70,6 +70,53 @@ import Testing
         #expect(try await h.repository.searchGuests(event: event.id, text: "", limit: 10).isEmpty)
     }
 
+    /// A guest's fields are checked by the server on every way in, not only by the browser's form: an address a
+    /// pass cannot be sent to ("zed@") and a 5,000-character name are refused on the organizer's page, through
+    /// the admin API and in a CSV import, each naming the field; nothing is added and no pass is queued.
+    @Test func badFieldsAreRefusedOnEveryPathNotOnlyInTheBrowser() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let token = try await h.admin.newAdminToken()
+        let longName = String(repeating: "N", count: 5000)
+        let base = "/events/\(event.id.rawValue)/guests"
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let badEmail = "is not one a pass can be sent to"
+            for (form, says) in [("name=Zed&email=zed%40", badEmail), ("name=\(longName)", "5000")] {
+                try await client.execute(
+                    uri: base, method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&\(form)")
+                ) { response in
+                    #expect(response.status == .unprocessableContent)
+                    #expect(String(buffer: response.body).contains(says), "\(form.prefix(40))")
+                }
+            }
+            for (json, says) in [
+                (#"{"name":"Zed","email":"zed@"}"#, badEmail), (#"{"name":"\#(longName)"}"#, "5000"),
+            ] {
+                try await client.execute(
+                    uri: "/v1/admin/events/\(event.id.rawValue)/guests", method: .post,
+                    headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                    body: ByteBuffer(string: json)
+                ) { response in
+                    #expect(response.status.code / 100 == 4, "\(response.status)")
+                    #expect(String(buffer: response.body).contains(says), "\(String(buffer: response.body))")
+                }
+            }
+            let (headers, body) = Self.multipart(
+                csrf: csrf, csv: "name,email\nAda,ada@example.org\nZed,zed@\n\(longName),\n")
+            try await client.execute(
+                uri: base + "/import", method: .post, headers: headers + [.cookie: cookie], body: body
+            ) { response in
+                let page = String(buffer: response.body)
+                #expect(response.status == .unprocessableContent)
+                #expect(page.contains("Line 3:") && page.contains("zed@") && page.contains("Line 4:"), "\(page)")
+            }
+        }
+        #expect(try await h.repository.searchGuests(event: event.id, text: "", limit: 10).isEmpty)
+    }
+
     @Test(arguments: RepositoryFactory.all)
     func guestsAreSearchedAddedCancelledAndImportedAllOrNothing(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)

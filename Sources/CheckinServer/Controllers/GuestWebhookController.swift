@@ -100,14 +100,14 @@ struct GuestWebhookController {
             return .cancel(reference: data.reference)
         case "guest.created", "guest.updated":
             let name = data.name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            guard (1...200).contains(name.count) else {
-                throw APIFailure.badRequest("data.name must be 1 to 200 characters for \(payload.type)")
-            }
             let party = data.partySize ?? 1
             guard (1...99).contains(party) else { throw APIFailure.badRequest("data.partySize must be from 1 to 99") }
             let email = data.email.flatMap { $0.isEmpty ? nil : $0 }
-            if let email, !EmailAddress.isPlausible(email) {
-                throw APIFailure.badRequest("data.email '\(email)' is not an email address")
+            if let problem = GuestFields.problem(
+                name: name, email: email, phone: data.phone, accessType: data.accessType, note: data.checkInNote,
+                arrivalAlert: data.arrivalAlert)
+            {
+                throw APIFailure.badRequest("data for \(payload.type): \(problem)")
             }
             return .upsert(
                 ExternalGuest(
