@@ -24,6 +24,9 @@ public protocol CheckinRepository: Sendable {
     /// Marks the guest cancelled (kiosks get the row as a tombstone in their next delta).
     /// Throws `RepositoryError.notFound` when the event has no such guest.
     func cancelGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest
+    /// Makes a cancelled guest active again (the organizer's undo): kiosks get the row in their next delta and
+    /// drop its tombstone. Throws `RepositoryError.notFound` when the event has no such guest.
+    func reinstateGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest
 
     /// Guests whose name or e-mail contains `text`, or whose confirmation code starts with it (dashes and case
     /// ignored), by name, at most `limit`; every guest when `text` is empty.

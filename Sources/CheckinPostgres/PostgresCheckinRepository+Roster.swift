@@ -113,6 +113,20 @@ extension PostgresCheckinRepository {
         }
     }
 
+    public func reinstateGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest {
+        try await transaction { connection in
+            guard let guest = try await Self.guest(connection, id, event: event, lock: true, logger: logger) else {
+                throw RepositoryError.notFound("guest \(id.text)")
+            }
+            if guest.status == .active { return guest }
+            try await connection.query(
+                "UPDATE guest SET status = 'active' WHERE event_id = \(Int64(event.rawValue)) AND id = \(id.text)",
+                logger: logger)
+            try await Self.touchGuest(connection, id, event: event, at: time, logger: logger)
+            return try await Self.guest(connection, id, event: event, logger: logger)!
+        }
+    }
+
     // MARK: Roster pages and deltas
 
     /// The guest rows of one statement with the snapshot it read them in: `query` selects `pg_current_snapshot()`

@@ -59,6 +59,20 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func reinstateGuest(_ id: GuestID, event: EventID, at time: Date) async throws -> Guest {
+        try await writer.write { db in
+            guard let guest = try Self.guest(db, id, event: event) else {
+                throw RepositoryError.notFound("guest \(id.text)")
+            }
+            if guest.status == .active { return guest }
+            try db.execute(
+                sql: "UPDATE guest SET status = 'active' WHERE event_id = ? AND id = ?",
+                arguments: [Int64(event.rawValue), id.text])
+            try Self.touchGuest(db, id, event: event, at: time)
+            return try Self.guest(db, id, event: event)!
+        }
+    }
+
     // MARK: Roster pages and deltas
 
     // Page cursor "p1:<change cursor at the start>:<last guest id>"; change cursor "c1:<sequence value>".

@@ -125,6 +125,21 @@ public struct CheckinAdmin: Sendable {
         }
     }
 
+    /// The undo of a cancellation: the guest is active again and kiosks admit the pass after their next delta.
+    public func reinstateGuest(_ code: String, event: EventID) async throws -> Guest {
+        let known = try await existingEvent(event)
+        guard let id = GuestID(text: code) else {
+            throw Failure.invalid("'\(code)' is not a guest id (16 base32 characters)")
+        }
+        do {
+            let guest = try await repository.reinstateGuest(id, event: event, at: clock.now())
+            try await audit(known.tenant, "guest_reinstated", "guest \(id.text) of event \(event)")
+            return guest
+        } catch RepositoryError.notFound {
+            throw Failure.notFound("guest \(id.text) in event \(event)")
+        }
+    }
+
     /// A new one-time enrolment code for a kiosk of the event's tenant: the text is returned once and only
     /// its SHA-256 is kept.
     public func createEnrolmentCode(event: EventID, replacesDevice: String? = nil) async throws -> EnrolmentCodeAnswer {

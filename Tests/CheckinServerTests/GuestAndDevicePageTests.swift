@@ -239,8 +239,16 @@ import Testing
             }
             #expect(listed.contains("West") && listed.contains("by ann@example.org"), "\(listed)")
 
-            // Revoke: not without the token; then the device's token stops working at once.
+            // Revoke: the list's button asks first, saying what cannot be undone; the page's form posts.
             let revoke = base + "/devices/\(enrolment.deviceId)/revoke"
+            #expect(listed.contains("href=\"\(revoke)\"") && !listed.contains("action=\"\(revoke)\""), "\(listed)")
+            let asked = try await client.execute(uri: revoke, method: .get, headers: [.cookie: cookie]) {
+                ($0.status, String(buffer: $0.body))
+            }
+            #expect(asked.0 == .ok && asked.1.contains("Revoke the kiosk at West?"), "\(asked.1)")
+            #expect(asked.1.contains("action=\"\(revoke)\"") && asked.1.contains("enrolled again"))
+            #expect(try await h.repository.devices(event: event.id).allSatisfy { !$0.device.revoked })
+            // Not without the token; then the device's token stops working at once.
             try await client.execute(
                 uri: revoke, method: .post, headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: "")
             ) { response in #expect(response.status == .forbidden) }
@@ -253,6 +261,63 @@ import Testing
                 headers: [.authorization: "Bearer \(enrolment.token)", CheckinHeader.kioskVersion: "1.0.0"]
             ) { response in #expect(response.status == .unauthorized) }
         }
+    }
+
+    /// Cancelling a registration asks first (the list's button is a link to a page that says whose and what
+    /// follows); a cancelled row looks cancelled and has a Restore button; restoring reaches kiosks in the next
+    /// delta as an active row, as the cancellation did as a tombstone.
+    @Test(arguments: RepositoryFactory.all)
+    func aCancellationIsConfirmedFirstAndCanBeUndone(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, guests) = try await h.event(guests: 2)
+        try await h.organizer(of: tenant)
+        let guest = guests[0]
+        let base = "/events/\(event.id.rawValue)/guests"
+        let cancel = "\(base)/\(guest.id.text)/cancel"
+        let cursor = try await h.repository.rosterPage(event: event.id, page: nil, limit: 10).changeCursor
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            func get(_ uri: String) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(uri: uri, method: .get, headers: [.cookie: cookie]) {
+                    ($0.status, String(buffer: $0.body))
+                }
+            }
+            func post(_ uri: String) async throws -> String? {
+                try await client.execute(
+                    uri: uri, method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)")
+                ) { response in
+                    #expect(response.status == .seeOther)
+                    return response.headers[.location]
+                }
+            }
+            let list = try await get(base).1
+            #expect(list.contains("href=\"\(cancel)\"") && !list.contains("action=\"\(cancel)\""))
+            let asked = try await get(cancel)
+            #expect(asked.0 == .ok && asked.1.contains("Cancel \(guest.name)"), "\(asked.1)")
+            #expect(asked.1.contains(guest.id.displayCode) && asked.1.contains("action=\"\(cancel)\""))
+            #expect(
+                try await h.repository.guest(guest.id, event: event.id)?.status == .active, "asking changes nothing")
+
+            let cancelled = try #require(try await post(cancel))
+            let page = try await get(cancelled).1
+            #expect(page.contains("class=\"cancelled\"") && page.contains("pill-offline\">cancelled"), "\(page)")
+            #expect(page.contains("\(base)/\(guest.id.text)/reinstate") && page.contains("Restore it below"))
+            let tombstone = try await h.repository.rosterChanges(event: event.id, since: cursor, limit: 10)
+            #expect(tombstone.guests.map(\.status) == [.cancelled])
+
+            let restored = try #require(try await post("\(base)/\(guest.id.text)/reinstate"))
+            let after = try await get(restored).1
+            #expect(after.contains("Registration restored") && after.contains("href=\"\(cancel)\""), "\(after)")
+            #expect(!after.contains("class=\"cancelled\""))
+            let back = try await h.repository.rosterChanges(
+                event: event.id, since: tombstone.changeCursor, limit: 10)
+            #expect(back.guests.map(\.id) == [guest.id] && back.guests.map(\.status) == [.active])
+            // The confirmation page of a guest already cancelled, or of none, does not ask.
+            #expect(try await get("\(base)/AAAAAAAAAAAAAAAA/cancel").0 == .notFound)
+        }
+        let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
+        #expect(actions.contains("guest_cancelled") && actions.contains("guest_reinstated"))
     }
 
     @Test(arguments: RepositoryFactory.all)

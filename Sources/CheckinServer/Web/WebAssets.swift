@@ -47,8 +47,11 @@ enum WebAssets {
         .columns { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: 1rem; }
         .search { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin-bottom: .5rem; }
         .search label { flex-basis: 100%; }
-        button.secondary { background: #e6e9ed; color: var(--ink); }
-        button.danger { background: var(--bad); }
+        a.button { display: inline-block; font: inherit; padding: .5rem 1rem; border-radius: 4px; text-decoration: none; }
+        button.secondary, a.button.secondary { background: #e6e9ed; color: var(--ink); }
+        button.danger, a.button.danger { background: var(--bad); color: #fff; }
+        tr.cancelled { background: #f4f5f7; } tr.cancelled .name { text-decoration: line-through; color: var(--muted); }
+        #confirm form { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
         .qr { width: 12rem; height: 12rem; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         @media (max-width: 40rem) {

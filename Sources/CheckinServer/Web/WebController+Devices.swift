@@ -72,6 +72,29 @@ extension WebController {
         return try await devicesPage(signed, event, code: code, notice: nil)
     }
 
+    /// `GET /events/{id}/devices/{device}/revoke`: asks first, saying what revoking cannot undo.
+    @Sendable func confirmRevokeDevice(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
+        let id = context.parameters.get("deviceId") ?? ""
+        guard let health = try await repository.devices(event: event.id).first(where: { $0.device.id == id }) else {
+            return try await notFound(signed, request)
+        }
+        let list = "/events/\(event.id.rawValue)/devices"
+        guard !health.device.revoked else { return Self.redirect(list) }
+        let door = health.device.lastReport?.door ?? health.device.door
+        let unsent = health.device.lastReport?.pending ?? 0
+        let pending = unsent > 0 ? " It last reported \(unsent) check-ins it had not sent yet." : ""
+        return pages.html(
+            "confirm",
+            [
+                "heading": "Revoke the kiosk at \(door)?",
+                "message": "Its token stops working at once: it can no longer fetch the roster or send check-ins "
+                    + "until it is enrolled again with a new code. What it sent before stays.\(pending)",
+                "action": "/events/\(event.id.rawValue)/devices/\(id)/revoke", "csrf": signed.session.csrfToken,
+                "button": "Revoke the kiosk", "back": list, "backLabel": "Keep it",
+            ], signed: signed)
+    }
+
     /// Revokes a device of this event: its token stops working at once; what it sent stays.
     @Sendable func revokeDevice(_ request: Request, context: EventPageContext) async throws -> Response {
         let form = try await Self.form(CSRFForm.self, request, context)

@@ -73,7 +73,10 @@ extension WebController {
     static func notices(_ key: String) -> String? {
         switch key {
         case "added": "Guest added. Kiosks learn it with their next roster update."
-        case "cancelled": "Registration cancelled. Kiosks will refuse the pass after their next roster update."
+        case "cancelled":
+            "Registration cancelled. Kiosks will refuse the pass after their next roster update. "
+                + "A mistake? Restore it below."
+        case "reinstated": "Registration restored. Kiosks admit the pass again after their next roster update."
         case "imported": "Guests imported."
         case "revoked": "Device revoked: its token no longer works. What it sent before stays."
         case "alerts-on": "Offline alerts saved."
@@ -122,6 +125,40 @@ extension WebController {
             return try await guestsPage(
                 signed, event, query: "", notice: nil, problem: "Not added: \(failure)", walkIn: typed,
                 status: .unprocessableContent)
+        }
+    }
+
+    /// `GET /events/{id}/guests/{guest}/cancel`: asks first; the list's Cancel button is a link here.
+    @Sendable func confirmCancelGuest(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
+        guard let id = GuestID(text: context.parameters.get("guestId") ?? ""),
+            let guest = try await repository.guest(id, event: event.id)
+        else { return try await notFound(signed, request) }
+        let list = "/events/\(event.id.rawValue)/guests?q=\(guest.id.text)"
+        guard guest.status == .active else { return Self.redirect(list) }
+        let party = guest.partySize == 1 ? "" : " (a party of \(guest.partySize))"
+        return pages.html(
+            "confirm",
+            [
+                "heading": "Cancel \(guest.name)'s registration?",
+                "message": "\(guest.name)\(party), code \(guest.id.displayCode): kiosks refuse the pass after their "
+                    + "next roster update. You can restore the registration from the guest list.",
+                "action": "/events/\(event.id.rawValue)/guests/\(guest.id.text)/cancel",
+                "csrf": signed.session.csrfToken, "button": "Cancel the registration", "back": list,
+                "backLabel": "Keep it",
+            ], signed: signed)
+    }
+
+    /// `POST /events/{id}/guests/{guest}/reinstate`: the undo of a cancellation.
+    @Sendable func reinstateGuest(_ request: Request, context: EventPageContext) async throws -> Response {
+        let form = try await Self.form(CSRFForm.self, request, context)
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
+        do {
+            let guest = try await admin(signed).reinstateGuest(context.parameters.get("guestId") ?? "", event: event.id)
+            return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(guest.id.text)&notice=reinstated")
+        } catch is CheckinAdmin.Failure {
+            return try await notFound(signed, request)
         }
     }
 

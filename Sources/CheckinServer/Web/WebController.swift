@@ -56,10 +56,13 @@ struct WebController: Sendable {
         event.get("guests", use: guests)
         event.post("guests", use: addGuest)
         event.post("guests/import", use: importGuests)
+        event.get("guests/:guestId/cancel", use: confirmCancelGuest)
         event.post("guests/:guestId/cancel", use: cancelGuest)
+        event.post("guests/:guestId/reinstate", use: reinstateGuest)
         event.post("passes/:issuanceId/retry", use: retryPass)
         event.get("devices", use: devices)
         event.post("enrolment-codes", use: createEnrolmentCode)
+        event.get("devices/:deviceId/revoke", use: confirmRevokeDevice)
         event.post("devices/:deviceId/revoke", use: revokeDevice)
         event.post("offline-alerts", use: setOfflineAlerts)
         // The live parts of the dashboard and the monitor: without a session, 401 (the page keeps what it shows).

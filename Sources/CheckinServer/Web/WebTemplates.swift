@@ -6,7 +6,7 @@ enum WebTemplates {
         "not-found": notFound, "forbidden": forbidden, "event-nav": eventNav, "dashboard": dashboard,
         "dashboard-live": dashboardLive, "guests": guests, "devices": devices, "pass": pass,
         "double-entries": doubleEntries,
-        "pass-missing": passMissing,
+        "pass-missing": passMissing, "confirm": confirm,
     ]
 
     /// The guest's pass on a phone: no organizer header, nothing but the pass.
@@ -258,6 +258,24 @@ enum WebTemplates {
         {{/layout}}
         """
 
+    /// Asks before an action that a click must not do alone (cancelling a registration, revoking a kiosk).
+    static let confirm = """
+        {{<layout}}
+        {{$title}}{{heading}} · Check-in{{/title}}
+        {{$content}}
+        <section class="card narrow" id="confirm">
+          <h1>{{heading}}</h1>
+          <p>{{message}}</p>
+          <form method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <button type="submit" class="danger" id="confirm-button">{{button}}</button>
+            <a href="{{back}}" id="confirm-back">{{backLabel}}</a>
+          </form>
+        </section>
+        {{/content}}
+        {{/layout}}
+        """
+
     static let forbidden = """
         {{<layout}}
         {{$title}}Refused · Check-in{{/title}}
@@ -290,12 +308,13 @@ enum WebTemplates {
             <th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
           {{#guests}}
-          <tr id="guest-{{id}}"><th scope="row">{{name}}<br><span class="muted small">{{email}}</span></th>
+          <tr id="guest-{{id}}"{{^cancellable}} class="cancelled"{{/cancellable}}><th scope="row"><span class="name">{{name}}</span><br><span class="muted small">{{email}}</span></th>
             <td data-label="Code"><code>{{code}}</code></td><td data-label="Party">{{party}}</td>
-            <td data-label="State">{{state}}</td>
-            <td>{{#cancellable}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/cancel" class="inline">
+            <td data-label="State">{{^cancellable}}<span class="pill pill-offline">cancelled</span>{{/cancellable}}{{#cancellable}}{{state}}{{/cancellable}}</td>
+            <td>{{#cancellable}}<a class="button secondary" href="/events/{{eventId}}/guests/{{id}}/cancel" aria-label="Cancel {{name}}">Cancel…</a>{{/cancellable}}
+              {{^cancellable}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/reinstate" class="inline">
               <input type="hidden" name="csrf" value="{{csrf}}">
-              <button type="submit" class="secondary" aria-label="Cancel {{name}}">Cancel</button></form>{{/cancellable}}</td></tr>
+              <button type="submit" class="secondary" aria-label="Restore {{name}}">Restore</button></form>{{/cancellable}}</td></tr>
           {{/guests}}
           </tbody>
         </table>
@@ -373,9 +392,7 @@ enum WebTemplates {
           {{#rows}}
           <tr id="device-{{id}}"><th scope="row">{{door}}</th><td data-label="Device"><code>{{id}}</code></td>
             <td data-label="Enrolled">{{enrolledAt}} by {{enrolledBy}}</td><td data-label="State">{{state}}</td>
-            <td>{{^revoked}}<form method="post" action="/events/{{eventId}}/devices/{{id}}/revoke" class="inline">
-              <input type="hidden" name="csrf" value="{{csrf}}">
-              <button type="submit" class="danger" aria-label="Revoke {{door}}">Revoke</button></form>{{/revoked}}</td></tr>
+            <td>{{^revoked}}<a class="button danger" href="/events/{{eventId}}/devices/{{id}}/revoke" aria-label="Revoke {{door}}">Revoke…</a>{{/revoked}}</td></tr>
           {{/rows}}
           </tbody>
         </table>
