@@ -17,12 +17,14 @@ public enum SyncOnce {
         ) { client in
             var uploader = QueueUploader(
                 enrolment: enrolment, client: client, clock: clock, clockOffsetMilliseconds: offset)
-            let sent = try await uploader.flush(
-                store: store,
-                heartbeat: try HeartbeatReport.make(configuration: configuration, store: store, clock: clock))
+            let before = try HeartbeatReport.make(configuration: configuration, store: store, clock: clock)
+            let sent = try await uploader.flush(store: store, heartbeat: before)
             let roster = try await RosterDownloader(
                 source: client, tenant: enrolment.tenant, event: configuration.event, clock: clock
             ).refresh(store: store)
+            // The organizer's monitor shows the state after this exchange, not before it.
+            let after = try HeartbeatReport.make(configuration: configuration, store: store, clock: clock)
+            if HeartbeatReport.differs(after, from: before) { try await uploader.sendHeartbeat(after, store: store) }
             return (sent, roster)
         }
     }
@@ -37,9 +39,19 @@ public enum SyncOnce {
         return try await CheckinClient.withClient(
             serverURL: target.serverURL, token: enrolment.token, caFile: target.caFile, clock: clock
         ) { client in
-            try await RosterDownloader(
+            let report = try await RosterDownloader(
                 source: client, tenant: enrolment.tenant, event: configuration.event, clock: clock, progress: progress
             ).refresh(store: store)
+            // The organizer's monitor learns at once that this kiosk is up and how fresh its roster is (after
+            // enrolment it said "never seen" and "not yet"). Only a report: a refresh that worked is not failed
+            // by it.
+            var uploader = QueueUploader(
+                enrolment: enrolment, client: client, clock: clock,
+                clockOffsetMilliseconds: try store.lastContact()?.clockOffsetMilliseconds)
+            if let beat = try? HeartbeatReport.make(configuration: configuration, store: store, clock: clock) {
+                try? await uploader.sendHeartbeat(beat, store: store)
+            }
+            return report
         }
     }
 
@@ -64,5 +76,13 @@ public enum HeartbeatReport {
             door: configuration.door, kioskVersion: KioskSoftware.version, pending: try store.pendingCount(),
             oldestPendingAt: oldest, rosterCursor: roster?.changeCursor, rosterFetchedAt: roster?.fetchedAt,
             camera: camera, clockOffsetMs: try store.lastContact()?.clockOffsetMilliseconds, deviceTime: clock.now())
+    }
+
+    /// Whether the monitor would show something else for `after` than for `before`: the queue or the roster's
+    /// cursor moved.
+    public static func differs(_ after: Heartbeat, from before: Heartbeat?) -> Bool {
+        guard let before else { return true }
+        return after.pending != before.pending || after.rosterCursor != before.rosterCursor
+            || after.oldestPendingAt != before.oldestPendingAt
     }
 }

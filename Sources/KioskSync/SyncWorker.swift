@@ -75,6 +75,7 @@ public struct SyncWorker: Service {
         var refreshes = 0
         var updateRequired = false
         var lastHeartbeat: ContinuousClock.Instant?
+        var lastBeat: Heartbeat?
         var wakes = requests.wakes.makeAsyncIterator()
         while !Task.isCancelled {
             var wait = Duration.milliseconds(Int64(configuration.syncInterval * 1000))
@@ -85,6 +86,7 @@ public struct SyncWorker: Service {
                     let beat = try HeartbeatReport.make(configuration: configuration, store: store, clock: clock)
                     let sent = try await uploader.flush(store: store, heartbeat: beat)
                     lastHeartbeat = .now
+                    lastBeat = beat
                     if sent.sent > 0 { logger.info("sync: \(sent)") }
                 }
                 do {
@@ -105,6 +107,14 @@ public struct SyncWorker: Service {
                 } catch let error as SyncError where error.kind == .updateRequired {
                     if !updateRequired { logger.error("\(error)") }
                     updateRequired = true
+                }
+                // The organizer's monitor shows the state after this round (what was uploaded, the roster's
+                // cursor), not the one before it.
+                let after = try HeartbeatReport.make(configuration: configuration, store: store, clock: clock)
+                if HeartbeatReport.differs(after, from: lastBeat) {
+                    try await uploader.sendHeartbeat(after, store: store)
+                    lastHeartbeat = .now
+                    lastBeat = after
                 }
                 failures = 0
                 report(

@@ -196,6 +196,33 @@ struct EndToEndSyncTests {
         #expect(status.out.contains("sync failures: 0, superseded scans: 0"), "\(status.out)")
     }
 
+    /// The organizer's monitor is not a round behind: a kiosk just enrolled has been seen (its enrolment
+    /// fetched the roster), and right after a sync that uploaded five check-ins the server knows 0 are pending
+    /// (the heartbeat went before the upload and said 5).
+    @Test(
+        "the server knows the kiosk's state after an exchange, not before it",
+        .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
+    func theMonitorIsNotARoundBehind() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        let deviceID = try await Self.enroll(north, server)
+        func listed() async throws -> [String] {
+            let out = try await server.admin(["devices", "--tenant", "1"])
+            let line = out.split(separator: "\n").first { $0.hasPrefix(deviceID) } ?? ""
+            return line.split(separator: "\t").map(String.init)
+        }
+        let enrolled = try await listed()
+        #expect(enrolled.count == 6 && enrolled[3] != "never" && enrolled[4] == "0", "\(enrolled)")
+
+        let guests = Array(try Self.roster().prefix(5))
+        try north.scanOffline(guests, at: guests.indices.map { Date().addingTimeInterval(Double($0 - 10)) })
+        let synced = try await north.kioskctl(["sync"])
+        #expect(synced.status == 0, "\(synced.err)")
+        let after = try await listed()
+        #expect(after.count == 6 && after[4] == "0", "pending as of after the upload: \(after)")
+    }
+
     @Test(
         "answers lost or a sync killed mid-upload: sent again, nothing duplicated, nothing lost",
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
