@@ -8,12 +8,18 @@ public struct EnrolmentRequest: Codable, Equatable, Sendable {
     /// A random value the kiosk makes once per enrolment and keeps (16 to 128 characters): a redeem retried
     /// with the same code and nonce, while the code is valid, gives the same device a new token.
     public var nonce: String?
+    /// The kiosk's current token when it enrols again with the same server: the code renews that device (same
+    /// id, new token and queue epoch) instead of making a second one that the first would haunt as a silent door.
+    public var replacesToken: String?
 
-    public init(code: String, door: String, kioskVersion: String, nonce: String? = nil) {
+    public init(
+        code: String, door: String, kioskVersion: String, nonce: String? = nil, replacesToken: String? = nil
+    ) {
         self.code = code
         self.door = door
         self.kioskVersion = kioskVersion
         self.nonce = nonce
+        self.replacesToken = replacesToken
     }
 }
 

@@ -116,11 +116,15 @@ public struct Enrolling: Equatable, Sendable {
     /// The SHA-256 of the kiosk's enrolment nonce, if it sent one: a retried redeem of a used code with the same
     /// nonce, within the code's validity, gives the same device a new token (the answer to the first was lost).
     public var nonceHash: String?
+    /// The SHA-256 of the token the kiosk held before (it enrols again): a device of the code's tenant, not
+    /// revoked, with that token is renewed rather than a second device made.
+    public var replacesTokenHash: String?
 
     public init(
         codeHash: String, newDeviceId: String, tokenHash: String, queueEpoch: String, door: String,
-        kioskVersion: String, nonceHash: String? = nil
+        kioskVersion: String, nonceHash: String? = nil, replacesTokenHash: String? = nil
     ) {
+        self.replacesTokenHash = replacesTokenHash
         self.codeHash = codeHash
         self.newDeviceId = newDeviceId
         self.tokenHash = tokenHash

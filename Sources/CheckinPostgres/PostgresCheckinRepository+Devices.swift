@@ -89,7 +89,17 @@ extension PostgresCheckinRepository {
             }
             let tenantId = try code["tenant_id"].decode(Int64.self)
             var deviceId = enrolling.newDeviceId
-            let replacesDevice = try code["replaces_device"].decode(String?.self)
+            var replacesDevice = try code["replaces_device"].decode(String?.self)
+            if replacesDevice == nil, let hash = enrolling.replacesTokenHash {
+                // The kiosk enrolling again with its current token: that device, if it is the code's tenant's
+                // and not revoked.
+                replacesDevice = try await connection.query(
+                    """
+                    SELECT id FROM device
+                    WHERE token_hash = \(hash) AND tenant_id = \(tenantId) AND revoked_at IS NULL
+                    """, logger: logger
+                ).collect().first?.makeRandomAccess()["id"].decode(String.self)
+            }
             let replaced = try await connection.query(
                 """
                 UPDATE device SET token_hash = \(enrolling.tokenHash), queue_epoch = \(enrolling.queueEpoch),

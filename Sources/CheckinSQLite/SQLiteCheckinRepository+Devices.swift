@@ -23,6 +23,17 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    /// The device a redeem renews: the one the code names, else the kiosk's own when it sent its current token
+    /// (a device of the code's tenant, not revoked); nil makes a new device.
+    static func replacedDevice(_ db: Database, code: EnrolmentCodeRow, _ enrolling: Enrolling) throws -> DeviceRow? {
+        if let replaced = code.replacesDevice { return try DeviceRow.fetchOne(db, key: replaced) }
+        guard let hash = enrolling.replacesTokenHash,
+            let own = try DeviceRow.filter(Column("token_hash") == hash).fetchOne(db),
+            own.tenantId == code.tenantId, own.revokedAt == nil
+        else { return nil }
+        return own
+    }
+
     public func redeemEnrolment(_ enrolling: Enrolling, at time: Date) async throws -> Device {
         try await writer.write { db in
             guard var code = try EnrolmentCodeRow.fetchOne(db, key: enrolling.codeHash) else {
@@ -41,7 +52,7 @@ extension SQLiteCheckinRepository {
                 return device.device
             }
             var device: DeviceRow
-            if let replaced = code.replacesDevice, let existing = try DeviceRow.fetchOne(db, key: replaced) {
+            if let existing = try Self.replacedDevice(db, code: code, enrolling) {
                 device = existing
                 device.tokenHash = enrolling.tokenHash
                 device.queueEpoch = enrolling.queueEpoch

@@ -22,7 +22,12 @@ public enum Enrolling {
         attempted: @Sendable (SyncError, Duration) -> Void = { _, _ in }
     ) async throws -> SyncEnrolment {
         let nonce = try store.enrolmentNonce(at: clock.now())
-        let request = EnrolmentRequest(code: code, door: door, kioskVersion: KioskSoftware.version, nonce: nonce)
+        // Enrolled before with this server: its token goes along, so the server renews this kiosk's device
+        // instead of making a second one (never to another server, which must not learn it).
+        let address = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
+        let previous = try store.enrolment().flatMap { $0.serverURL == address ? $0.token : nil }
+        let request = EnrolmentRequest(
+            code: code, door: door, kioskVersion: KioskSoftware.version, nonce: nonce, replacesToken: previous)
         let started = clock.now()
         var failures = 0
         var exchange: CheckinClient.Exchange<Enrolment>
@@ -46,7 +51,7 @@ public enum Enrolling {
         }
         let answer = exchange.answer
         let enrolment = SyncEnrolment(
-            serverURL: serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL, deviceID: answer.deviceId,
+            serverURL: address, deviceID: answer.deviceId,
             token: answer.token, tenant: TenantID(answer.tenantId), queueEpoch: answer.queueEpoch, caFile: caFile,
             enrolledAt: exchange.receivedAt)
         try store.finishEnrolment(enrolment)

@@ -130,6 +130,39 @@ struct RepositoryTests {
         #expect(try await h.repository.device(tokenHash: "t1")?.id == "dev_1")
     }
 
+    /// A kiosk enrolling again sends its current token: the code renews that device (same id, new token and
+    /// queue epoch), on both stores; a token of another tenant's device or of a revoked one makes a new device.
+    @Test(arguments: RepositoryFactory.all)
+    func enrollingAgainWithItsTokenRenewsTheDevice(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event()
+        let (otherTenant, otherEvent, _) = try await h.event(tenantName: "Other")
+        func redeem(_ code: String, tenant: Tenant, event: Event, new: String, token: String, replacing: String?)
+            async throws -> Device
+        {
+            try await h.repository.createEnrolmentCode(
+                EnrolmentCode(
+                    codeHash: code, tenant: tenant.id, event: event.id, createdAt: h.clock.now(),
+                    expiresAt: h.clock.now().addingTimeInterval(60)))
+            return try await h.repository.redeemEnrolment(
+                Enrolling(
+                    codeHash: code, newDeviceId: new, tokenHash: token, queueEpoch: "q-" + token, door: "S",
+                    kioskVersion: "1.0.0", replacesTokenHash: replacing), at: h.clock.now())
+        }
+        let first = try await redeem("c1", tenant: tenant, event: event, new: "dev_a", token: "t1", replacing: nil)
+        let again = try await redeem("c2", tenant: tenant, event: event, new: "dev_b", token: "t2", replacing: "t1")
+        #expect(again.id == first.id && again.queueEpoch == "q-t2")
+        #expect(try await h.repository.device(tokenHash: "t1") == nil, "the old token stops working")
+        #expect(try await h.repository.devices(tenant: tenant.id).map(\.id) == [first.id])
+        let foreign = try await redeem(
+            "c3", tenant: otherTenant, event: otherEvent, new: "dev_c", token: "t3", replacing: "t2")
+        #expect(foreign.id == "dev_c", "another tenant's token renews nothing")
+        try await h.repository.revokeDevice(first.id, tenant: tenant.id, at: h.clock.now())
+        let afterRevoke = try await redeem(
+            "c4", tenant: tenant, event: event, new: "dev_d", token: "t4", replacing: "t2")
+        #expect(afterRevoke.id == "dev_d", "a revoked device is not brought back by its own token")
+    }
+
     @Test(arguments: RepositoryFactory.all)
     func importIsAllOrNothing(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)

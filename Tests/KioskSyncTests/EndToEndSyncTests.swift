@@ -196,6 +196,32 @@ struct EndToEndSyncTests {
         #expect(status.out.contains("sync failures: 0, superseded scans: 0"), "\(status.out)")
     }
 
+    /// Running `kioskctl enroll` again on an enrolled kiosk (a new code, the same server) renews its device: the
+    /// same id, a new token (the old one stops working), and no second device left behind as a silent door that
+    /// raises offline alerts.
+    @Test(
+        "enrolling an enrolled kiosk again renews its device, it makes no second one",
+        .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
+    func enrollingAgainMakesNoGhostDevice() async throws {
+        let server = try await Self.server()
+        defer { server.stop() }
+        let south = try await LiveKioskFolder(door: "South", server: server)
+        let first = try await Self.enroll(south, server)
+        let oldToken = try #require(try south.openStore().enrolment()?.token)
+        let second = try await Self.enroll(south, server)
+        #expect(second == first, "the same device")
+        let listed = try await server.admin(["devices", "--tenant", "1"]).split(separator: "\n")
+        #expect(listed.count == 1 && listed[0].hasPrefix(first) && listed[0].hasSuffix("active"), "\(listed)")
+        #expect(try south.openStore().enrolment()?.token != oldToken)
+        let synced = try await south.kioskctl(["sync"])
+        #expect(synced.status == 0, "\(synced.err)")
+
+        // Another kiosk's folder with its own enrolment is another device.
+        let north = try await LiveKioskFolder(door: "North", server: server)
+        #expect(try await Self.enroll(north, server) != first)
+        #expect(try await server.admin(["devices", "--tenant", "1"]).split(separator: "\n").count == 2)
+    }
+
     /// The organizer's monitor is not a round behind: a kiosk just enrolled has been seen (its enrolment
     /// fetched the roster), and right after a sync that uploaded five check-ins the server knows 0 are pending
     /// (the heartbeat went before the upload and said 5).

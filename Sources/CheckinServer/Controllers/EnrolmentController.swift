@@ -17,6 +17,9 @@ struct EnrolmentController {
         if let nonce = body.nonce, !(16...128).contains(nonce.utf8.count) {
             throw APIFailure.badRequest("nonce must be 16 to 128 characters")
         }
+        if let previous = body.replacesToken, !(1...200).contains(previous.utf8.count) {
+            throw APIFailure.badRequest("replacesToken must be 1 to 200 characters")
+        }
         let token = Secrets.newDeviceToken()
         let now = clock.now()
         let device: Device
@@ -25,7 +28,8 @@ struct EnrolmentController {
                 Enrolling(
                     codeHash: Secrets.hash(enrolmentCode: body.code), newDeviceId: Secrets.newDeviceId(),
                     tokenHash: Secrets.hash(token: token), queueEpoch: Secrets.newQueueEpoch(), door: body.door,
-                    kioskVersion: body.kioskVersion, nonceHash: body.nonce.map(Secrets.hash(token:))), at: now)
+                    kioskVersion: body.kioskVersion, nonceHash: body.nonce.map(Secrets.hash(token:)),
+                    replacesTokenHash: body.replacesToken.map(Secrets.hash(token:))), at: now)
         } catch RepositoryError.notFound {
             throw APIFailure.notFound
         } catch RepositoryError.codeUsed {
