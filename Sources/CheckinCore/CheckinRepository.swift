@@ -176,6 +176,10 @@ public protocol CheckinRepository: Sendable {
     func takeHits(_ limits: [RateLimit], at time: Date) async throws -> Bool
     /// Forgets every hit under `key` (a sign-in that succeeded clears its account's failures).
     func forgetHits(key: String) async throws
+    /// How many hits under `key` are younger than their window at `time` (what a warning counts down from).
+    func hitCount(key: String, at time: Date) async throws -> Int
+    /// Forgets every hit under a key that starts with `prefix` (an operator unlocking an account).
+    func forgetHits(keysStartingWith prefix: String) async throws
 
     // MARK: Audit and admin
 

@@ -31,6 +31,17 @@ extension PostgresCheckinRepository {
         }
     }
 
+    public func hitCount(key: String, at time: Date) async throws -> Int {
+        let stored = RateLimit(key: key, limit: 0, window: 0).storedKey
+        let rows = try await rows(
+            "SELECT COUNT(*) AS n FROM rate_limit_hit WHERE key = \(stored) AND expires_at > \(time)")
+        return Int(try rows.first?["n"].decode(Int64.self) ?? 0)
+    }
+
+    public func forgetHits(keysStartingWith prefix: String) async throws {
+        _ = try await rows("DELETE FROM rate_limit_hit WHERE starts_with(key, \(prefix))")
+    }
+
     public func forgetHits(key: String) async throws {
         _ = try await rows("DELETE FROM rate_limit_hit WHERE key = \(String(key.prefix(RateLimit.maximumKeyLength)))")
     }

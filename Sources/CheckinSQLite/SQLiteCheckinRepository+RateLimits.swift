@@ -29,6 +29,21 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func hitCount(key: String, at time: Date) async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM rate_limit_hit WHERE key = ? AND expires_at > ?",
+                arguments: [RateLimit(key: key, limit: 0, window: 0).storedKey, time]) ?? 0
+        }
+    }
+
+    public func forgetHits(keysStartingWith prefix: String) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM rate_limit_hit WHERE substr(key, 1, length(?1)) = ?1", arguments: [prefix])
+        }
+    }
+
     public func forgetHits(key: String) async throws {
         try await writer.write { db in
             try db.execute(

@@ -33,7 +33,21 @@ extension CheckinAdmin {
         } catch RepositoryError.notFound {
             throw Failure.notFound("tenant \(tenant)")
         } catch RepositoryError.duplicateOrganizer(let address) {
-            throw Failure.invalid("\(address) already has an account")
+            throw Failure.invalid(
+                "\(address) already has an account; if they are locked out after wrong passwords: "
+                    + "checkin-server unlock-organizer --email \(address)")
         }
+    }
+
+    /// Lifts the sign-in pause of an organizer locked out by wrong passwords, from every address at once.
+    public func unlockOrganizer(email: String) async throws -> Organizer {
+        let address = Organizer.normalizedEmail(email)
+        guard let organizer = try await repository.organizer(email: address) else {
+            throw Failure.notFound("an organizer with the address \(address)")
+        }
+        try await repository.forgetHits(key: SignInThrottle.accountKey(address))
+        try await repository.forgetHits(keysStartingWith: SignInThrottle.pairKey(address, ""))
+        try await audit(organizer.tenant, "organizer_unlocked", "organizer \(address)")
+        return organizer
     }
 }

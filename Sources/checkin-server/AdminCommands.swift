@@ -100,6 +100,19 @@ struct CreateOrganizer: AsyncParsableCommand {
     }
 }
 
+struct UnlockOrganizer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock-organizer",
+        abstract: "Let an organizer locked out by wrong passwords sign in again at once (from every address).")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The e-mail address they sign in with.") var email: String
+
+    func run() async throws {
+        let organizer = try await withAdmin(options) { try await $0.unlockOrganizer(email: email) }
+        note("unlocked organizer \(organizer.email) of tenant \(organizer.tenant): they can sign in again now")
+    }
+}
+
 struct CreateEvent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-event", abstract: "Create an event of a tenant; prints its id.")

@@ -15,7 +15,8 @@ struct CheckinServerCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, AdminToken.self, CreateTenant.self, CreateOrganizer.self, CreateEvent.self, ImportGuests.self,
             AddGuest.self,
-            CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, Audit.self,
+            CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, UnlockOrganizer.self,
+            Audit.self,
             SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self,
         ])
 

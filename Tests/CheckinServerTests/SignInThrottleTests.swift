@@ -89,6 +89,52 @@ import Testing
         #expect(audit.contains("sign_in_busy"))
     }
 
+    /// A stranger's wrong passwords from another address do not lock the organizer out where they are; the
+    /// wrong attempts say how many are left before the pause; the operator's `unlock-organizer` lifts a pause
+    /// at once.
+    @Test(arguments: [RepositoryFactory.sqliteInMemory, RepositoryFactory.postgres])
+    func aStrangerCannotLockAnOrganizerOutAndTheOperatorCanUnlock(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, _, _) = try await h.event()
+        try await h.organizer(of: tenant)
+        var limits = EdgeLimits()
+        limits.trustedProxies = ["127.0.0.1"]
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            try await h.app(limits: limits).test(.live) { client in
+                let form = try await Self.signInForm(client)
+                func signIn(_ password: String, from address: String) async throws -> (HTTPResponse.Status, String) {
+                    var headers = WebPageTests.form(cookie: form.cookie)
+                    headers[HTTPFields.Element.Name("X-Forwarded-For")!] = address
+                    return try await client.execute(
+                        uri: "/sign-in", method: .post, headers: headers,
+                        body: ByteBuffer(string: "email=ann%40example.org&password=\(password)&csrf=\(form.csrf)")
+                    ) { ($0.status, String(buffer: $0.body)) }
+                }
+                let right = "correct+horse+battery"
+                var pages: [(HTTPResponse.Status, String)] = []
+                for _ in 0..<5 { pages.append(try await signIn("guess", from: "203.0.113.9")) }
+                #expect(pages.allSatisfy { $0.0 == .unauthorized })
+                #expect(!pages[1].1.contains("left"))
+                #expect(pages[2].1.contains("2 attempts left, then sign-in pauses for 15 minutes"), "\(pages[2].1)")
+                #expect(pages[3].1.contains("1 attempt left"))
+                #expect(pages[4].1.contains("pauses here for 15 minutes now"))
+                #expect(try await signIn(right, from: "203.0.113.9").0 == .tooManyRequests)
+                // The organizer where they are: not locked out by the stranger.
+                #expect(try await signIn(right, from: "198.51.100.7").0 == .seeOther)
+                // Locked out where they are by their own typing: the operator lifts it.
+                for _ in 0..<5 { _ = try await signIn("guess", from: "198.51.100.7") }
+                let paused = try await signIn(right, from: "198.51.100.7")
+                #expect(paused.0 == .tooManyRequests && paused.1.contains("unlock-organizer"))
+                #expect(try await h.admin.unlockOrganizer(email: "Ann@Example.org").tenant == tenant.id)
+                #expect(try await signIn(right, from: "198.51.100.7").0 == .seeOther)
+                #expect(try await signIn(right, from: "203.0.113.9").0 == .seeOther, "unlocked everywhere")
+            }
+        }
+        await #expect(throws: CheckinAdmin.Failure.self) { try await h.admin.unlockOrganizer(email: "nobody@x.org") }
+        let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 100).map(\.action)
+        #expect(actions.contains("organizer_unlocked"))
+    }
+
     @Test func aTrustedProxysForwardedForNamesTheClient() async throws {
         let h = try await Harness(.sqliteInMemory)
         var limits = EdgeLimits()

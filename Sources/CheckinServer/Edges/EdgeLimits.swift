@@ -27,9 +27,12 @@ public struct EdgeLimits: Sendable {
 
     // MARK: Sign-in
 
-    /// Sign-in attempts counted per account and per client address within `signInWindow` (counted before
-    /// the password is checked; a success forgets its account's).
-    public var signInAttemptsPerAccount = 5
+    /// Sign-in attempts counted within `signInWindow`, before the password is checked: per account from one
+    /// client address (the lockout a guesser meets), per account from anywhere (a ceiling on guessing from many
+    /// addresses, high enough that one stranger cannot lock an organizer out), and per client address. A
+    /// success forgets the account's count from its client.
+    public var signInAttemptsPerAccountAndClient = 5
+    public var signInAttemptsPerAccount = 50
     public var signInAttemptsPerClient = 20
     public var signInWindow: TimeInterval = 15 * 60
     /// Password checks (bcrypt, about 250 ms of CPU each) run at once, and waiting beyond those; when the

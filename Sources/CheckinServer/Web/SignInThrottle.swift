@@ -3,28 +3,49 @@ import Foundation
 
 /// Slows down password guessing, in the database so that every server process shares it: each sign-in
 /// attempt is counted before its password is checked, atomically (`CheckinRepository.takeHits`), per account
-/// and per client address; past `signInAttemptsPerAccount` or `signInAttemptsPerClient` within the window the
-/// attempt is refused (429) and no password is checked. A sign-in that succeeds forgets its account's count.
-/// Audit rows of unauthenticated requests are limited per client the same way.
+/// from one client address, per account from anywhere and per client address; past a limit within the window
+/// the attempt is refused (429) and no password is checked. A stranger guessing from elsewhere does not lock
+/// the organizer out where they are (only the account's much higher ceiling does that, and `checkin-server
+/// unlock-organizer` lifts it). A sign-in that succeeds forgets its count from that client. Audit rows of
+/// unauthenticated requests are limited per client the same way.
 struct SignInThrottle: Sendable {
     let repository: any CheckinRepository
     let limits: EdgeLimits
+
+    static func accountKey(_ account: String) -> String { "sign-in:account:" + account }
+    /// The account's attempts from one client: the account first, so an unlock finds every client's count.
+    static func pairKey(_ account: String, _ client: String) -> String { "sign-in:pair:" + account + "|" + client }
 
     /// Counts an attempt for `account` from `client` at `now`; false when it is refused.
     func admits(account: String, client: String, now: Date) async throws -> Bool {
         try await repository.takeHits(
             [
                 RateLimit(
-                    key: "sign-in:account:" + account, limit: limits.signInAttemptsPerAccount,
+                    key: Self.pairKey(account, client), limit: limits.signInAttemptsPerAccountAndClient,
                     window: limits.signInWindow),
+                RateLimit(
+                    key: Self.accountKey(account), limit: limits.signInAttemptsPerAccount, window: limits.signInWindow),
                 RateLimit(
                     key: "sign-in:client:" + client, limit: limits.signInAttemptsPerClient,
                     window: limits.signInWindow),
             ], at: now)
     }
 
-    func succeeded(account: String) async throws {
-        try await repository.forgetHits(key: "sign-in:account:" + account)
+    /// The attempts `account` has left from `client` before sign-in pauses there.
+    func attemptsLeft(account: String, client: String, now: Date) async throws -> Int {
+        let used = try await repository.hitCount(key: Self.pairKey(account, client), at: now)
+        return max(0, limits.signInAttemptsPerAccountAndClient - used)
+    }
+
+    /// A success forgets the account's count from this client (a stranger's elsewhere stays).
+    func succeeded(account: String, client: String) async throws {
+        try await repository.forgetHits(key: Self.pairKey(account, client))
+    }
+
+    /// Forgets every count of the account, from every client (a success, or an operator's unlock).
+    func unlock(account: String) async throws {
+        try await repository.forgetHits(key: Self.accountKey(account))
+        try await repository.forgetHits(keysStartingWith: Self.pairKey(account, ""))
     }
 
     /// Whether an audit row for an unauthenticated request from `client` may be written at `now`.

@@ -112,7 +112,9 @@ struct WebController: Sendable {
         guard try await throttle.admits(account: address, client: client, now: clock.now()) else {
             try await auditUnauthenticated("sign_in_throttled", "e-mail \(address)", client: client)
             return signInPage(
-                message: "Too many sign-in attempts: wait 15 minutes, then try again.", email: email,
+                message:
+                    "Too many sign-in attempts: wait 15 minutes, then try again (or ask the server's operator to run "
+                    + "checkin-server unlock-organizer).", email: email,
                 status: .tooManyRequests)
         }
         let opened: (Organizer, Cookie)?
@@ -128,9 +130,17 @@ struct WebController: Sendable {
         }
         guard let (organizer, cookie) = opened else {
             try await auditUnauthenticated("sign_in_failed", "e-mail \(address)", client: client)
-            return signInPage(message: "Wrong e-mail or password.", email: email, status: .unauthorized)
+            // Said before the pause comes, not only once it has.
+            let left = try await throttle.attemptsLeft(account: address, client: client, now: clock.now())
+            let warning =
+                switch left {
+                case 0: " Sign-in for this address pauses here for 15 minutes now."
+                case 1, 2: " \(left) \(left == 1 ? "attempt" : "attempts") left, then sign-in pauses for 15 minutes."
+                default: ""
+                }
+            return signInPage(message: "Wrong e-mail or password." + warning, email: email, status: .unauthorized)
         }
-        try await throttle.succeeded(account: address)
+        try await throttle.succeeded(account: address, client: client)
         // A session this browser had before (another organizer's, say) ends here.
         if let previous = request.cookies[OrganizerSessions.sessionCookie]?.value, !previous.isEmpty {
             try await repository.deleteWebSession(tokenHash: Secrets.hash(token: previous))
