@@ -72,6 +72,7 @@ public func buildRouter(
     let router = Router(context: ServerContext.self)
     // First: the route's body limit holds before any route or authenticator reads a byte.
     router.add(middleware: BodyLimitMiddleware(limits: limits))
+    router.add(middleware: NotFoundPageMiddleware(pages: WebPages(timeZone: issuance?.timeZone ?? .current)))
     let scope = TenantScope(repository: repository, clock: clock)
     HealthController(repository: repository).addRoutes(to: router)
     EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)

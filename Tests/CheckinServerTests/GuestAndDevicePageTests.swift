@@ -139,7 +139,7 @@ import Testing
             #expect(try await get(base + "?q=guest+1").contains(guests[1].id.displayCode))
             let code = guests[2].id.displayCode
             let byCode = try await get(base + "?q=\(code.prefix(6).lowercased())")
-            #expect(byCode.contains("1 guests match") && byCode.contains(guests[2].name), "\(byCode)")
+            #expect(byCode.contains("1 guest matches") && byCode.contains(guests[2].name), "\(byCode)")
 
             // A walk-in.
             let (added, location) = try await post(base, "csrf=\(csrf)&name=Walk+In&partySize=2&arrivalAlert=VIP")
@@ -213,17 +213,40 @@ import Testing
         let base = "/events/\(event.id.rawValue)"
         try await h.app().test(.router) { client in
             let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
-            let page = try await client.execute(
+            // POST, redirect, GET: the code comes to the devices page in a short-lived cookie, so a reload of the
+            // page sends no form again and makes no second code.
+            let (location, carried) = try await client.execute(
                 uri: base + "/enrolment-codes", method: .post, headers: WebPageTests.form(cookie: cookie),
                 body: ByteBuffer(string: "csrf=\(csrf)")
             ) { response in
-                #expect(response.status == .ok)
-                return String(buffer: response.body)
+                #expect(response.status == .seeOther)
+                return (response.headers[.location], WebPageTests.cookie(response, "__Host-checkin_new_code"))
             }
+            #expect(location == base + "/devices#new-code")
+            let (page, cleared) = try await client.execute(
+                uri: base + "/devices", method: .get, headers: [.cookie: cookie + "; " + carried]
+            ) { response in
+                (
+                    String(buffer: response.body),
+                    response.headers[values: .setCookie].contains { $0.hasPrefix("__Host-checkin_new_code=;") }
+                )
+            }
+            #expect(cleared, "shown once: the cookie is cleared")
             let start = try #require(page.range(of: "<code id=\"code-text\">"))
             let code = String(page[start.upperBound...].prefix { $0 != "<" })
             #expect(code.count == 19, "\(code)")
             #expect(page.contains("<svg") && page.contains("class=\"qr\""))
+            #expect(page.contains("kioskctl enroll --config /etc/kiosk/kiosk.conf --server"), "\(page)")
+            // A cookie made for another event, or tampered with, shows nothing.
+            let other = try await client.execute(
+                uri: base + "/devices", method: .get,
+                headers: [.cookie: cookie + "; __Host-checkin_new_code=999.9999999999.\(code)"]
+            ) { String(buffer: $0.body) }
+            #expect(!other.contains(code))
+            let made = try await h.repository.auditEntries(tenant: tenant.id, limit: 100).filter {
+                $0.action == "enrolment_code_created"
+            }
+            #expect(made.count == 1)
             let later = try await client.execute(uri: base + "/devices", method: .get, headers: [.cookie: cookie]) {
                 String(buffer: $0.body)
             }

@@ -68,6 +68,42 @@ import Testing
         ) { response in #expect(response.status == .ok) }
     }
 
+    /// The wording a new organizer tripped over: an unknown page is the site's own "Not found" with a way back
+    /// (the API keeps its plain 404), the events list links every page of an event, counts of one are singular,
+    /// and times name their zone instead of "(server time)".
+    @Test func unknownPagesCountsAndTimesReadAsAnOrganizerExpects() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, event, guests) = try await h.event(guests: 3)
+        try await h.organizer(of: tenant)
+        let e = "/events/\(event.id.rawValue)"
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await Self.signIn(client, email: "ann%40example.org")
+            func get(_ uri: String) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(uri: uri, method: .get, headers: [.cookie: cookie]) {
+                    ($0.status, String(buffer: $0.body))
+                }
+            }
+            for path in ["/no-such-page", "/events/1/no-such-tab", "/static/none.css"] {
+                let (status, page) = try await get(path)
+                #expect(status == .notFound && page.contains("<h1>Not found</h1>"), "\(path)")
+                #expect(page.contains("href=\"/events\""), "a way back")
+            }
+            let api = try await get("/v1/no-such-route")
+            #expect(api.0 == .notFound && !api.1.contains("<html"))
+            let events = try await get("/events").1
+            for tab in ["", "/monitor", "/guests", "/devices"] {
+                #expect(events.contains("href=\"\(e)\(tab)\""), "\(tab)")
+            }
+            let one = try await get("\(e)/guests?q=\(guests[1].id.text)").1
+            #expect(one.contains("1 guest matches"), "\(one)")
+            let monitor = try await get("\(e)/monitor").1
+            #expect(monitor.contains("0 devices") && !monitor.contains("server time"))
+            let id = TimeZone.current.identifier
+            let zone = ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(id) ? "UTC" : id
+            #expect(monitor.contains("(\(zone)) · 0 devices"), "\(monitor)")
+        }
+    }
+
     /// Every organizer's page is behind the session middleware: signed out (no cookie, or one naming no live
     /// session), a page sends the browser to sign in, a live part answers 401, and no page runs (a POST changes
     /// nothing and audits nothing).

@@ -23,6 +23,7 @@ struct DashboardView {
     var eventId: UInt32
     var eventName: String
     var asOf: String
+    var zone: String
     var checkedIn: Int
     var guests: Int
     var arrivedPeople: Int
@@ -49,6 +50,7 @@ struct DashboardView {
         eventId = event.id.rawValue
         eventName = event.name
         asOf = time.time(now)
+        zone = time.zone
         checkedIn = counts.checkedIn
         guests = counts.guests
         arrivedPeople = counts.arrivedPeople

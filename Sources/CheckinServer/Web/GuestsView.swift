@@ -86,7 +86,8 @@ struct GuestsView {
         self.query = query
         more = guests.count > Self.limit
         let listed = guests.prefix(Self.limit)
-        shown = query.isEmpty ? "\(listed.count) guests" : "\(listed.count) guests match '\(query)'"
+        let count = TimeText.counted(listed.count, "guest")
+        shown = query.isEmpty ? count : "\(count) \(listed.count == 1 ? "matches" : "match") '\(query)'"
         self.guests = listed.map { guest in
             let state: String
             if guest.status == .cancelled {

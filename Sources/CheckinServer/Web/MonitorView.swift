@@ -55,7 +55,9 @@ struct MonitorView {
     var eventName: String
     var opsContact: String?
     var asOf: String
+    var zone: String
     var deviceCount: Int
+    var devicesText: String
     var quiet: Bool
     var hasDevices: Bool
     var rows: [Row]
@@ -75,7 +77,9 @@ struct MonitorView {
         eventName = event.name
         opsContact = event.opsContact.flatMap { $0.isEmpty ? nil : $0 }
         asOf = clock.time(now)
+        zone = clock.zone
         deviceCount = devices.count
+        devicesText = TimeText.counted(devices.count, "device")
         hasDevices = !devices.isEmpty
         // The venue went quiet: kiosks are enrolled (revoked ones do not count) and none was heard from lately.
         let active = devices.filter { !$0.device.revoked }

@@ -16,6 +16,16 @@ struct TimeText {
         return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
     }
 
+    /// The zone the times are in, as the pages name it ("UTC", "Europe/Berlin").
+    var zone: String {
+        ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(timeZone.identifier) ? "UTC" : timeZone.identifier
+    }
+
+    /// "1 device", "2 devices": a count and its noun, singular for one.
+    static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    }
+
     func relative(_ date: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date))
         let ago =

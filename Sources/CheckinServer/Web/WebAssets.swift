@@ -18,6 +18,8 @@ enum WebAssets {
         input { font: inherit; padding: .5rem; border: 1px solid var(--muted); border-radius: 4px; }
         button { font: inherit; padding: .5rem 1rem; border: 0; border-radius: 4px; background: var(--accent); color: #fff; cursor: pointer; }
         .inline { display: inline; }
+        .create-code { margin: 1rem 0; }
+        .new-code { margin-bottom: 1rem; } .new-code .big { font-family: monospace; letter-spacing: .05em; }
         .error { color: var(--bad); background: var(--bad-bg); padding: .5rem; border-radius: 4px; }
         .events { list-style: none; padding: 0; display: grid; gap: .5rem; }
         table.devices { width: 100%; border-collapse: collapse; background: var(--paper); }

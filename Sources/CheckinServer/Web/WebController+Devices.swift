@@ -8,7 +8,51 @@ extension WebController {
     @Sendable func devices(_ request: Request, context: EventPageContext) async throws -> Response {
         let (signed, event) = (context.signed, context.event)
         let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
-        return try await devicesPage(signed, event, code: nil, notice: notice)
+        // A code made a moment ago comes in its short-lived cookie (POST, redirect, GET: a reload makes no
+        // second code); shown on this page once, then the cookie is cleared.
+        var code: DevicesView.NewCode?
+        if let kept = request.cookies[Self.newCodeCookie]?.value, let made = NewCodeCookie(kept),
+            made.event == event.id.rawValue, made.expiresAt > clock.now()
+        {
+            let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
+            code = DevicesView.NewCode(
+                text: made.code, expires: time.dayAndTime(made.expiresAt), server: Self.serverAddress(request),
+                qr: try QRCodeSVG.svg(made.code, label: "Enrolment code \(made.code) as a QR code"))
+        }
+        var response = try await devicesPage(signed, event, code: code, notice: notice)
+        if request.cookies[Self.newCodeCookie] != nil {
+            response.setCookie(OrganizerSessions.cookie(Self.newCodeCookie, "", maxAge: 0))
+        }
+        return response
+    }
+
+    /// Carries a new enrolment code from the POST that made it to the page that shows it: HTTPS only, no script
+    /// reads it, a minute at most.
+    static let newCodeCookie = "__Host-checkin_new_code"
+
+    /// The cookie's value: "event.expires-epoch.code".
+    struct NewCodeCookie {
+        var event: UInt32
+        var expiresAt: Date
+        var code: String
+
+        init(event: UInt32, expiresAt: Date, code: String) {
+            (self.event, self.expiresAt, self.code) = (event, expiresAt, code)
+        }
+
+        init?(_ text: String) {
+            let parts = text.split(separator: ".", maxSplits: 2).map(String.init)
+            guard parts.count == 3, let event = UInt32(parts[0]), let expires = Int64(parts[1]),
+                (1...64).contains(parts[2].count), parts[2].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+            else { return nil }
+            self.init(event: event, expiresAt: Date(timeIntervalSince1970: Double(expires)), code: parts[2])
+        }
+
+        var text: String { "\(event).\(Int64(expiresAt.timeIntervalSince1970)).\(code)" }
+    }
+
+    static func serverAddress(_ request: Request) -> String {
+        request.head.authority.map { "https://\($0)" } ?? "https://this-server"
     }
 
     func devicesPage(
@@ -63,13 +107,10 @@ extension WebController {
         if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
         let (signed, event) = (context.signed, context.event)
         let answer = try await admin(signed).createEnrolmentCode(event: event.id)
-        let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
-        let server = request.head.authority.map { "https://\($0)" } ?? "https://this-server"
-        let code = DevicesView.NewCode(
-            text: answer.code,
-            expires: time.dayAndTime(answer.expiresAt),
-            server: server, qr: try QRCodeSVG.svg(answer.code, label: "Enrolment code \(answer.code) as a QR code"))
-        return try await devicesPage(signed, event, code: code, notice: nil)
+        var response = Self.redirect("/events/\(event.id.rawValue)/devices#new-code")
+        let made = NewCodeCookie(event: event.id.rawValue, expiresAt: answer.expiresAt, code: answer.code)
+        response.setCookie(OrganizerSessions.cookie(Self.newCodeCookie, made.text, maxAge: 60))
+        return response
     }
 
     /// `GET /events/{id}/devices/{device}/revoke`: asks first, saying what revoking cannot undo.

@@ -219,7 +219,9 @@ extension WebController {
         } catch CheckinAdmin.Failure.badLines(let problems) {
             return try await guestsPage(
                 signed, event, query: "", notice: nil,
-                problem: "Nothing imported: \(problems.count) bad lines. Correct them and import the file again.",
+                problem:
+                    "Nothing imported: \(TimeText.counted(problems.count, "bad line")). Correct them and import the "
+                    + "file again.",
                 lines: problems, status: .unprocessableContent)
         } catch let failure as CheckinAdmin.Failure {
             return try await guestsPage(

@@ -107,7 +107,7 @@ enum WebTemplates {
         """
 
     static let dashboardLive = """
-        <p class="muted">As of {{asOf}} (server time)</p>
+        <p class="muted">As of {{asOf}} ({{zone}})</p>
         <section class="figures">
           <div class="card figure"><span class="big" id="checked-in">{{checkedIn}}</span> of {{guests}} guests checked in ({{percent}} %)</div>
           <div class="card figure"><span class="big" id="arrived-people">{{arrivedPeople}}</span> of {{expectedPeople}} people arrived</div>
@@ -191,7 +191,8 @@ enum WebTemplates {
         <ul class="events">
         {{#events}}
           <li class="card"><strong>{{name}}</strong> <span class="muted">{{venue}} · {{when}}</span>
-            <a href="/events/{{id}}">Dashboard</a> · <a href="/events/{{id}}/monitor">Sync monitor</a></li>
+            <a href="/events/{{id}}">Dashboard</a> · <a href="/events/{{id}}/monitor">Sync monitor</a> ·
+            <a href="/events/{{id}}/guests">Guests</a> · <a href="/events/{{id}}/devices">Devices</a></li>
         {{/events}}
         </ul>
         {{/content}}
@@ -215,7 +216,7 @@ enum WebTemplates {
         """
 
     static let monitorLive = """
-        <p class="muted" id="as-of">As of {{asOf}} (server time) · {{deviceCount}} devices</p>
+        <p class="muted" id="as-of">As of {{asOf}} ({{zone}}) · {{devicesText}}</p>
         {{#quiet}}
         <section class="empty" id="empty-state" role="status">
           <h2>No devices have synced in the last 30 minutes.</h2>
@@ -373,15 +374,18 @@ enum WebTemplates {
         {{> event-nav}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
         {{#code}}
-        <section class="card code" id="new-code">
+        <section class="card new-code" id="new-code">
           <h2>Enrolment code</h2>
           <p>Shown only now. It enrols one kiosk until {{expires}}:</p>
           <p class="big"><code id="code-text">{{text}}</code></p>
-          <p><code>kioskctl enroll --server {{server}} --code {{text}}</code></p>
+          <p>On the kiosk, as root:</p>
+          <p><code id="enrol-command">kioskctl enroll --config /etc/kiosk/kiosk.conf --server {{server}} --code {{text}}</code></p>
+          <p class="muted small">Add <code>--ca-file FILE</code> when this server's certificate is signed by your own
+            CA, not a public one. Enrolling an enrolled kiosk again renews it; it makes no second device.</p>
           <div class="qr-box">{{{qr}}}</div>
         </section>
         {{/code}}
-        <form method="post" action="/events/{{eventId}}/enrolment-codes" class="inline">
+        <form method="post" action="/events/{{eventId}}/enrolment-codes" class="create-code">
           <input type="hidden" name="csrf" value="{{csrf}}">
           <button type="submit" id="create-code">Create enrolment code</button>
         </form>
