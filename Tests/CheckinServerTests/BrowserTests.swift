@@ -254,6 +254,22 @@ struct BrowserTests {
         let overflow = try await page.evaluate("String(document.documentElement.scrollWidth)") ?? ""
         #expect(Int(overflow).map { $0 <= 360 } == true, "the page is \(overflow) px wide at 360 px")
         try await Self.screenshots(page, "double-entries")
+        // Every page of the event fits the phone (the import card was 400 px wide in a 390 px screen).
+        for tab in ["", "/monitor", "/guests", "/devices"] {
+            try await page.navigate(to: server.url + "/events/\(event.id.rawValue)\(tab)")
+            try await page.setViewport(width: 360, height: 740, mobile: true, deviceScaleFactor: 2)
+            let width = try await page.evaluate("String(document.documentElement.scrollWidth)") ?? ""
+            #expect(Int(width).map { $0 <= 360 } == true, "\(tab) is \(width) px wide at 360 px")
+        }
+        // A walk-in refused by the server (a name of spaces passes the browser's `required`): the error shows in
+        // the walk-in form's card, on screen, not at the top of the page.
+        try await page.navigate(to: server.url + "/events/\(event.id.rawValue)/guests")
+        try await page.type(into: "#name", text: "   ")
+        try await page.submit("#walk-in")
+        let shown = try await page.evaluate(
+            "(() => { const e = document.querySelector('#walk-in .error'); if (!e) return 'none'; "
+                + "const r = e.getBoundingClientRect(); return String(r.top >= 0 && r.bottom <= innerHeight) })()")
+        #expect(shown == "true", "the walk-in's error is on screen: \(shown ?? "nil")")
 
         // Another tenant's event answers like one that does not exist.
         try await page.navigate(to: server.url + "/events/\(otherEvent.id.rawValue)/monitor")

@@ -50,6 +50,10 @@ import Testing
             // Three 5-minute bars: two at North, one at South, one at South.
             #expect(html.components(separatedBy: "<rect x=").count - 1 == 3 + 2, "bars and two legend keys")
             #expect(html.contains("<title>North: 2 at") && html.contains("<title>South: 1 at"))
+            // Time marks under the bars, readable on a phone (the chart is 480 units wide, its labels 14).
+            let marks = html.components(separatedBy: "font-size=\"14\" text-anchor=\"start\"").count - 1
+            #expect(marks >= 2, "the first bar and at least one more mark or a door: \(marks)")
+
             // The last check-ins, newest first, the alerted guest highlighted and the alert escaped.
             let recent = try #require(html.range(of: "id=\"recent\""))
             let names = ["Hedy Lamarr", plain[2].name, plain[1].name, plain[0].name]
@@ -61,6 +65,32 @@ import Testing
             // After half an hour the alert is no longer news.
             h.clock.advance(by: 30 * 60)
             #expect(try await !page().contains("id=\"alerts\""))
+        }
+    }
+
+    /// Two hours of arrivals: the chart marks several times along its axis (it labelled only its first bar).
+    @Test func theChartMarksTimesAlongTwoHours() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, event, guests) = try await h.event(guests: 13)
+        try await h.organizer(of: tenant)
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let north = try await client.enrol(h, event: event.id, door: "North")
+            let t = h.clock.now()
+            for (index, guest) in guests.enumerated() {
+                _ = try await client.upload(
+                    [north.item(Int64(index + 1), guest: guest, at: t.addingTimeInterval(Double(index) * 600))],
+                    event: event.id, as: north)
+            }
+            h.clock.advance(by: 125 * 60)
+            let html = try await client.execute(
+                uri: "/events/\(event.id.rawValue)", method: .get, headers: [.cookie: cookie]
+            ) { String(buffer: $0.body) }
+            let chart = try #require(html.range(of: "<svg").map { String(html[$0.lowerBound...]) })
+            let labels: [String] = chart.components(separatedBy: "text-anchor=\"start\" fill=\"#14181f\">")
+            let texts: [String] = labels.dropFirst().map { String($0.prefix(5)) }
+            let times = texts.filter { (text: String) -> Bool in Array(text).count == 5 && Array(text)[2] == ":" }
+            #expect(times.count >= 4 && times.count <= 6, "\(times)")
         }
     }
 

@@ -8,10 +8,11 @@ enum ArrivalChart {
     static let palette = ["#1f4fd1", "#b3261e", "#1c6b3a", "#7a3fb0", "#a15c00", "#00707a", "#5a5f6b", "#c2185b"]
 
     static func svg(_ histogram: ArrivalHistogram, timeText: TimeText) -> String {
-        let width = 720.0
-        let height = 240.0
+        // 480 units wide: on a 360 px phone its 14-unit labels are still 10 px.
+        let width = 480.0
+        let height = 220.0
         let left = 36.0
-        let bottom = 28.0
+        let bottom = 30.0
         let top = 12.0
         guard !histogram.counts.isEmpty else {
             return """
@@ -24,6 +25,7 @@ enum ArrivalChart {
         let peak = max(histogram.peak, 1)
         let step = plotWidth / Double(histogram.counts.count)
         let total = histogram.counts.joined().reduce(0, +)
+        let marks = markInterval(span: Double(histogram.counts.count) * ArrivalHistogram.bucket)
         var parts: [String] = []
         parts.append(
             """
@@ -49,11 +51,12 @@ enum ArrivalChart {
                     \(timeText.time(from))</title></rect>
                     """)
             }
-            // A time mark at the start and on each full hour of local time not too close to it.
+            // Time marks: the first bar, then whole multiples of an interval of local time (about five along the
+            // axis), none too close to the first.
             let from = histogram.start.addingTimeInterval(Double(index) * ArrivalHistogram.bucket)
             let local = Int(from.timeIntervalSince1970) + timeText.offset(at: from)
-            if index == 0 || (index >= 6 && local % 3600 == 0) {
-                parts.append(label(x, top + plotHeight + 16, timeText.time(from), anchor: "start"))
+            if index == 0 || (local % marks == 0 && Double(index) * ArrivalHistogram.bucket >= Double(marks) / 2) {
+                parts.append(label(x, top + plotHeight + 18, timeText.time(from), anchor: "start"))
             }
         }
         // The legend under the plot.
@@ -65,10 +68,16 @@ enum ArrivalChart {
                 fill="\(palette[index % palette.count])"/>
                 """)
             parts.append(label(legendX + 16, height + 16, door, anchor: "start"))
-            legendX += 28 + Double(door.count) * 7
+            legendX += 28 + Double(door.count) * 8.5
         }
         parts.append("</svg>")
         return parts.joined(separator: "\n")
+    }
+
+    /// The interval between time marks (seconds): the shortest of 15 min, 30 min, 1 h, 2 h, 4 h that gives at
+    /// most 5 marks over `span`.
+    static func markInterval(span: TimeInterval) -> Int {
+        [900, 1800, 3600, 7200, 14400].first { span / Double($0) <= 5 } ?? 28800
     }
 
     private static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> String {
@@ -76,7 +85,7 @@ enum ArrivalChart {
     }
 
     private static func label(_ x: Double, _ y: Double, _ text: String, anchor: String) -> String {
-        "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"11\" text-anchor=\"\(anchor)\" fill=\"#14181f\">\(HTMLText.escape(text))</text>"
+        "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"14\" text-anchor=\"\(anchor)\" fill=\"#14181f\">\(HTMLText.escape(text))</text>"
     }
 
     private static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }

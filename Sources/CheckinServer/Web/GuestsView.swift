@@ -47,7 +47,11 @@ struct GuestsView {
     var more: Bool
     var limit = Self.limit
     var notice: String?
-    var problem: String?
+    /// What went wrong with a form, shown in that form's card (where the organizer is looking), not at the top
+    /// of the page.
+    enum Form { case walkIn, csvImport }
+    var walkInProblem: String?
+    var importProblem: String?
     var lines: [Line]
     var hasLines: Bool
     /// Bad lines beyond the first 50 (a wrong file can have thousands): counted, not listed.
@@ -76,8 +80,9 @@ struct GuestsView {
     }
 
     init(
-        event: Event, guests: [Guest], query: String, csrf: String, notice: String?, problem: String? = nil,
-        lines: [GuestCSV.Problem] = [], walkIn: [String: String] = ["partySize": "1"], timeZone: TimeZone, now: Date
+        event: Event, guests: [Guest], query: String, csrf: String, notice: String?,
+        problem: (text: String, form: Form)? = nil, lines: [GuestCSV.Problem] = [],
+        walkIn: [String: String] = ["partySize": "1"], timeZone: TimeZone, now: Date
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
         eventId = event.id.rawValue
@@ -103,7 +108,8 @@ struct GuestsView {
                 eventId: event.id.rawValue, csrf: csrf)
         }
         self.notice = notice
-        self.problem = problem
+        walkInProblem = problem.flatMap { $0.form == .walkIn ? $0.text : nil }
+        importProblem = problem.flatMap { $0.form == .csvImport ? $0.text : nil }
         self.lines = lines.prefix(Self.listedProblems).map { Line(line: $0.line, message: $0.message) }
         hasLines = !lines.isEmpty
         moreLines = lines.count > Self.listedProblems ? lines.count - Self.listedProblems : nil

@@ -14,7 +14,9 @@ enum WebAssets {
         .muted { color: var(--muted); } .small { font-size: .8rem; }
         .card { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
         #offline-alerts { margin-top: 1.5rem; } caption { text-align: left; font-weight: 700; padding: .5rem 0; }
-        .narrow { max-width: 24rem; display: grid; gap: .5rem; }
+        *, *::before, *::after { box-sizing: border-box; }
+        .narrow { max-width: 24rem; width: 100%; display: grid; gap: .5rem; }
+        .narrow input { width: 100%; min-width: 0; }
         input { font: inherit; padding: .5rem; border: 1px solid var(--muted); border-radius: 4px; }
         button { font: inherit; padding: .5rem 1rem; border: 0; border-radius: 4px; background: var(--accent); color: #fff; cursor: pointer; }
         .inline { display: inline; }

@@ -37,7 +37,8 @@ extension WebController {
     }
 
     func guestsPage(
-        _ signed: OrganizerSessions.Signed, _ event: Event, query: String, notice: String?, problem: String? = nil,
+        _ signed: OrganizerSessions.Signed, _ event: Event, query: String, notice: String?,
+        problem: (text: String, form: GuestsView.Form)? = nil,
         lines: [GuestCSV.Problem] = [], walkIn: [String: String] = ["partySize": "1"],
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
@@ -123,7 +124,7 @@ extension WebController {
             return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(guest.id.text)&notice=added")
         } catch let failure as CheckinAdmin.Failure {
             return try await guestsPage(
-                signed, event, query: "", notice: nil, problem: "Not added: \(failure)", walkIn: typed,
+                signed, event, query: "", notice: nil, problem: ("Not added: \(failure)", .walkIn), walkIn: typed,
                 status: .unprocessableContent)
         }
     }
@@ -219,13 +220,14 @@ extension WebController {
         } catch CheckinAdmin.Failure.badLines(let problems) {
             return try await guestsPage(
                 signed, event, query: "", notice: nil,
-                problem:
+                problem: (
                     "Nothing imported: \(TimeText.counted(problems.count, "bad line")). Correct them and import the "
-                    + "file again.",
+                        + "file again.", .csvImport
+                ),
                 lines: problems, status: .unprocessableContent)
         } catch let failure as CheckinAdmin.Failure {
             return try await guestsPage(
-                signed, event, query: "", notice: nil, problem: "Nothing imported: \(failure)",
+                signed, event, query: "", notice: nil, problem: ("Nothing imported: \(failure)", .csvImport),
                 status: .unprocessableContent)
         }
     }

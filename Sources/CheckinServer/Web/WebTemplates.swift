@@ -295,9 +295,6 @@ enum WebTemplates {
         <h1>Guests <span class="muted">{{eventName}}</span></h1>
         {{> event-nav}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
-        {{#problem}}<div class="error" role="alert"><p>{{problem}}</p>
-          {{#hasLines}}<ul class="problems">{{#lines}}<li>Line {{line}}: {{message}}</li>{{/lines}}</ul>{{/hasLines}}
-          {{#moreLines}}<p>… and {{moreLines}} more.</p>{{/moreLines}}</div>{{/problem}}
         <form method="get" action="/events/{{eventId}}/guests" class="search" role="search">
           <label for="q">Search by name, e-mail or confirmation code</label>
           <input id="q" name="q" type="search" value="{{query}}">
@@ -338,8 +335,9 @@ enum WebTemplates {
         </section>
         {{/hasPasses}}
         <div class="columns">
-        <form method="post" action="/events/{{eventId}}/guests" class="card narrow" id="walk-in">
+        <form method="post" action="/events/{{eventId}}/guests#walk-in" class="card narrow" id="walk-in">
           <h2>Add a walk-in</h2>
+          {{#walkInProblem}}<div class="error" role="alert"><p>{{walkInProblem}}</p></div>{{/walkInProblem}}
           <input type="hidden" name="csrf" value="{{csrf}}">
           <label for="name">Name</label><input id="name" name="name" required maxlength="200" value="{{walkIn.name}}">
           <label for="email">E-mail</label>
@@ -352,8 +350,11 @@ enum WebTemplates {
           <input id="arrivalAlert" name="arrivalAlert" maxlength="200" value="{{walkIn.arrivalAlert}}">
           <button type="submit">Add</button>
         </form>
-        <form method="post" action="/events/{{eventId}}/guests/import" enctype="multipart/form-data" class="card narrow" id="import">
+        <form method="post" action="/events/{{eventId}}/guests/import#import" enctype="multipart/form-data" class="card narrow" id="import">
           <h2>Import a CSV</h2>
+          {{#importProblem}}<div class="error" role="alert"><p>{{importProblem}}</p>
+            {{#hasLines}}<ul class="problems">{{#lines}}<li>Line {{line}}: {{message}}</li>{{/lines}}</ul>{{/hasLines}}
+            {{#moreLines}}<p>… and {{moreLines}} more.</p>{{/moreLines}}</div>{{/importProblem}}
           <input type="hidden" name="csrf" value="{{csrf}}">
           <label for="csv">CSV file: a header line naming the columns (name required; guest_id, email, phone,
             party_size, access_type, notes, arrival_alert, status optional)</label>
