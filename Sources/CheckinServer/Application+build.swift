@@ -84,7 +84,8 @@ public func buildRouter(
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
     GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
-    WebController(repository: repository, clock: clock, limits: limits).addRoutes(to: router)
+    WebController(repository: repository, clock: clock, limits: limits, mailConfigured: issuance?.mailer != nil)
+        .addRoutes(to: router)
     PassPageController(
         repository: repository, pages: WebPages(timeZone: issuance?.timeZone ?? .current), steps: issuance
     )

@@ -1,5 +1,6 @@
 import CheckinAPI
 import CheckinCore
+import CheckinMail
 import CheckinServer
 import Foundation
 import Hummingbird
@@ -341,6 +342,36 @@ import Testing
         }
         let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
         #expect(actions.contains("guest_cancelled") && actions.contains("guest_reinstated"))
+    }
+
+    /// Offline alerts set to an e-mail address on a server with no mail relay are saved with a warning that
+    /// they cannot be sent and what to do; a server with a relay shows none.
+    @Test func emailAlertsWithoutAMailRelayAreWarnedOf() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, event, _) = try await h.event()
+        try await h.organizer(of: tenant)
+        let base = "/events/\(event.id.rawValue)/devices"
+        let folder = NSTemporaryDirectory() + "alerts-\(UUID().uuidString)"
+        let relay = try SMTPRelay(host: "127.0.0.1", port: 25, security: .none)
+        let withRelay = PassIssuanceSteps(
+            repository: h.repository, images: PassImageStore(directory: folder + "/passes"),
+            publicURL: "https://checkin.example.org",
+            mailer: RelayMailer(relay: relay, from: try MailAddress("checkin@example.org")))
+        for (issuance, warned) in [(nil, true), (withRelay, false)] as [(PassIssuanceSteps?, Bool)] {
+            try await h.app(issuance: issuance).test(.router) { client in
+                let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+                try await client.execute(
+                    uri: "/events/\(event.id.rawValue)/offline-alerts", method: .post,
+                    headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&email=ops%40example.org&webhookURL=")
+                ) { response in #expect(response.status == .seeOther) }
+                let page = try await client.execute(uri: base, method: .get, headers: [.cookie: cookie]) {
+                    String(buffer: $0.body)
+                }
+                #expect(page.contains("id=\"alerts-mail-warning\"") == warned, "\(page)")
+                #expect(page.contains("--smtp-url") == warned)
+            }
+        }
     }
 
     @Test(arguments: RepositoryFactory.all)

@@ -20,6 +20,8 @@ struct OfflineAlertsView {
     /// Afterwards only its last 4 characters, to tell which secret the receiver should hold.
     var secretEnding: String?
     var problem: String?
+    /// Set when alerts go to an e-mail address and this server has no mail relay: they would all fail.
+    var mailWarning: String?
     var on: Bool
     var rows: [Row]
     var hasRows: Bool
@@ -28,7 +30,7 @@ struct OfflineAlertsView {
     /// answer to the form that made the secret, the one time it is shown whole.
     init(
         settings: OfflineAlertSettings, deliveries: [AlertDelivery], typed: (email: String, url: String)?,
-        problem: String?, now: Date, timeZone: TimeZone, secretMadeNow: Bool = false
+        problem: String?, now: Date, timeZone: TimeZone, secretMadeNow: Bool = false, mailConfigured: Bool = true
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
         email = typed?.email ?? settings.email ?? ""
@@ -37,6 +39,11 @@ struct OfflineAlertsView {
         secret = secretMadeNow ? current : nil
         secretEnding = secretMadeNow ? nil : current.map { "…" + $0.suffix(4) }
         self.problem = problem
+        if !mailConfigured, !(settings.email ?? "").isEmpty {
+            mailWarning =
+                "This server has no mail relay, so e-mail alerts cannot be sent: add a webhook, or ask the server's "
+                + "operator to start it with --smtp-url."
+        }
         on = settings.isOn
         rows = deliveries.map { delivery in
             Row(

@@ -64,7 +64,8 @@ extension WebController {
         let alerts = OfflineAlertsView(
             settings: try await repository.offlineAlerts(event: event.id),
             deliveries: try await repository.alertDeliveries(event: event.id, limit: 10), typed: alertsTyped,
-            problem: alertProblem, now: now, timeZone: pages.timeZone, secretMadeNow: secretMadeNow)
+            problem: alertProblem, now: now, timeZone: pages.timeZone, secretMadeNow: secretMadeNow,
+            mailConfigured: mailConfigured)
         let view = DevicesView(
             event: event, devices: try await repository.devices(event: event.id), csrf: signed.session.csrfToken,
             code: code, notice: notice, alerts: alerts, now: now, timeZone: pages.timeZone)

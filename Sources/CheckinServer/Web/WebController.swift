@@ -16,13 +16,17 @@ struct WebController: Sendable {
     let limits: EdgeLimits
     let throttle: SignInThrottle
     let passwordChecks: PasswordCheckQueue
+    /// Whether this server can send e-mail (`serve --smtp-url`): the devices page warns when alerts go to an
+    /// address and it cannot.
+    let mailConfigured: Bool
     var sessions: OrganizerSessions { OrganizerSessions(repository: repository, clock: clock) }
 
     init(
         repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current,
-        limits: EdgeLimits = EdgeLimits()
+        limits: EdgeLimits = EdgeLimits(), mailConfigured: Bool = true
     ) {
         self.repository = repository
+        self.mailConfigured = mailConfigured
         self.clock = clock
         self.limits = limits
         throttle = SignInThrottle(repository: repository, limits: limits)

@@ -408,6 +408,7 @@ enum WebTemplates {
           <p>When a kiosk has not reached the server for 30 minutes, from 2 hours before the event until it
             closes, the server tells you once, and again when the kiosk reports back.</p>
           {{#problem}}<p class="alert" role="alert" id="alerts-problem">{{problem}}</p>{{/problem}}
+          {{#mailWarning}}<p class="alert" role="alert" id="alerts-mail-warning">{{mailWarning}}</p>{{/mailWarning}}
           <form method="post" action="/events/{{eventId}}/offline-alerts" class="narrow">
             <input type="hidden" name="csrf" value="{{csrf}}">
             <label for="alert-email">E-mail alerts to</label>
