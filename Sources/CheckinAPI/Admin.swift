@@ -80,6 +80,15 @@ public struct EnrolmentCodeAnswer: Codable, Equatable, Sendable {
 }
 
 public struct ImportAnswer: Codable, Equatable, Sendable {
+    /// Guests added.
     public var imported: Int
-    public init(imported: Int) { self.imported = imported }
+    /// Guests the file named by `guest_id` or e-mail, given its values.
+    public var updated: Int
+    /// Lines that named a guest and changed nothing.
+    public var unchanged: Int
+    public init(imported: Int, updated: Int = 0, unchanged: Int = 0) {
+        self.imported = imported
+        self.updated = updated
+        self.unchanged = unchanged
+    }
 }

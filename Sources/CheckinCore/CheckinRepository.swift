@@ -20,6 +20,12 @@ public protocol CheckinRepository: Sendable {
 
     /// Adds all the guests or none (`RepositoryError.duplicateGuest` names the first id already there).
     func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest]
+    /// Adds `additions` and gives the guests of `updates` their new values, in one transaction (all or
+    /// nothing): kiosks get every row in their next delta. Throws `duplicateGuest` as `addGuests` does, and
+    /// `notFound` for an update of a guest the event does not have.
+    func importGuests(
+        adding additions: [NewGuest], updating updates: [GuestImportPlan.Update], event: EventID, at time: Date
+    ) async throws -> (added: [Guest], updated: [Guest])
     func guest(_ id: GuestID, event: EventID) async throws -> Guest?
     /// Marks the guest cancelled (kiosks get the row as a tombstone in their next delta).
     /// Throws `RepositoryError.notFound` when the event has no such guest.

@@ -33,6 +33,17 @@ public enum GuestCSV {
 
     /// The guests of a file's bytes as uploaded, or every problem found.
     public static func parse(bytes: [UInt8]) -> Result<[NewGuest], ParseFailure> {
+        parseRows(bytes: bytes).map { rows in rows.map(\.guest) }
+    }
+
+    /// A guest of the file and whether its line gave the guest's id (else the id is a new random one).
+    public struct Row: Equatable, Sendable {
+        public var guest: NewGuest
+        public var idGiven: Bool
+    }
+
+    /// The rows of a file's bytes as uploaded, or every problem found.
+    public static func parseRows(bytes: [UInt8]) -> Result<[Row], ParseFailure> {
         if let kind = notCSV(bytes) {
             return .failure(
                 ParseFailure(problems: [
@@ -91,7 +102,7 @@ public enum GuestCSV {
             problems.append(Problem(line: header.line, message: "no 'name' column"))
             return .failure(ParseFailure(problems: problems))
         }
-        var guests: [NewGuest] = []
+        var guests: [Row] = []
         var seen: [GuestID: Int] = [:]
         for record in records.dropFirst() {
             guard record.fields.count == names.count else {
@@ -109,6 +120,7 @@ public enum GuestCSV {
                 continue
             }
             var guest = NewGuest(name: name)
+            let idGiven = (value["guest_id"] ?? value["code"]) != nil
             if let code = value["guest_id"] ?? value["code"] {
                 guard let id = GuestID(text: code) else {
                     problems.append(
@@ -151,7 +163,7 @@ public enum GuestCSV {
                 problems.append(Problem(line: record.line, message: problem))
                 continue
             }
-            guests.append(guest)
+            guests.append(Row(guest: guest, idGiven: idGiven))
         }
         return problems.isEmpty ? .success(guests) : .failure(ParseFailure(problems: problems))
     }

@@ -36,34 +36,64 @@ extension PostgresCheckinRepository {
 
     public func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest] {
         try await transaction { connection in
-            let eventId = Int64(event.rawValue)
-            guard let tenant = try await Self.tenantOfEvent(connection, event, logger: logger) else {
-                throw RepositoryError.notFound("event \(event)")
-            }
-            var added: [Guest] = []
-            added.reserveCapacity(guests.count)
-            for guest in guests {
-                let inserted = try await connection.query(
+            try await Self.insertGuests(connection, guests, event: event, at: time, logger: logger)
+        }
+    }
+
+    public func importGuests(
+        adding additions: [NewGuest], updating updates: [GuestImportPlan.Update], event: EventID, at time: Date
+    ) async throws -> (added: [Guest], updated: [Guest]) {
+        try await transaction { connection in
+            let added = try await Self.insertGuests(connection, additions, event: event, at: time, logger: logger)
+            var updated: [Guest] = []
+            for update in updates {
+                let values = update.guest
+                let changed = try await connection.query(
                     """
-                    INSERT INTO guest AS g (event_id, id, name, email, phone, party_size, access_type, check_in_note,
-                        arrival_alert, status, version, change_xid, change_seq, updated_at)
-                    VALUES (\(eventId), \(guest.id.text), \(guest.name), \(guest.email), \(guest.phone),
-                        \(Int64(guest.partySize)), \(guest.accessType), \(guest.checkInNote), \(guest.arrivalAlert),
-                        \(guest.status.rawValue), 1, pg_current_xact_id()::text::bigint, nextval('change_sequence'),
-                        \(time))
-                    ON CONFLICT (event_id, id) DO NOTHING
-                    RETURNING g.event_id, g.id, g.name, g.email, g.phone, g.party_size, g.access_type,
-                        g.check_in_note, g.arrival_alert, g.status, g.version, NULL::text AS check_in_door,
-                        NULL::timestamptz AS check_in_at, NULL::bigint AS check_in_arrived
+                    UPDATE guest SET name = \(values.name), email = \(values.email), phone = \(values.phone),
+                        party_size = \(Int64(values.partySize)), access_type = \(values.accessType),
+                        check_in_note = \(values.checkInNote), arrival_alert = \(values.arrivalAlert)
+                    WHERE event_id = \(Int64(event.rawValue)) AND id = \(update.id.text) RETURNING id
                     """, logger: logger
                 ).collect()
-                guard let row = inserted.first else { throw RepositoryError.duplicateGuest(guest.id.text) }
-                let guest = try Self.guest(row.makeRandomAccess())
-                try await Self.startIssuance(connection, guest, tenant: tenant, at: time, logger: logger)
-                added.append(guest)
+                guard !changed.isEmpty else { throw RepositoryError.notFound("guest \(update.id.text)") }
+                try await Self.touchGuest(connection, update.id, event: event, at: time, logger: logger)
+                updated.append(try await Self.guest(connection, update.id, event: event, logger: logger)!)
             }
-            return added
+            return (added, updated)
         }
+    }
+
+    static func insertGuests(
+        _ connection: PostgresConnection, _ guests: [NewGuest], event: EventID, at time: Date, logger: Logger
+    ) async throws -> [Guest] {
+        let eventId = Int64(event.rawValue)
+        guard let tenant = try await tenantOfEvent(connection, event, logger: logger) else {
+            throw RepositoryError.notFound("event \(event)")
+        }
+        var added: [Guest] = []
+        added.reserveCapacity(guests.count)
+        for guest in guests {
+            let inserted = try await connection.query(
+                """
+                INSERT INTO guest AS g (event_id, id, name, email, phone, party_size, access_type, check_in_note,
+                    arrival_alert, status, version, change_xid, change_seq, updated_at)
+                VALUES (\(eventId), \(guest.id.text), \(guest.name), \(guest.email), \(guest.phone),
+                    \(Int64(guest.partySize)), \(guest.accessType), \(guest.checkInNote), \(guest.arrivalAlert),
+                    \(guest.status.rawValue), 1, pg_current_xact_id()::text::bigint, nextval('change_sequence'),
+                    \(time))
+                ON CONFLICT (event_id, id) DO NOTHING
+                RETURNING g.event_id, g.id, g.name, g.email, g.phone, g.party_size, g.access_type,
+                    g.check_in_note, g.arrival_alert, g.status, g.version, NULL::text AS check_in_door,
+                    NULL::timestamptz AS check_in_at, NULL::bigint AS check_in_arrived
+                """, logger: logger
+            ).collect()
+            guard let row = inserted.first else { throw RepositoryError.duplicateGuest(guest.id.text) }
+            let guest = try Self.guest(row.makeRandomAccess())
+            try await startIssuance(connection, guest, tenant: tenant, at: time, logger: logger)
+            added.append(guest)
+        }
+        return added
     }
 
     public func guest(_ id: GuestID, event: EventID) async throws -> Guest? {

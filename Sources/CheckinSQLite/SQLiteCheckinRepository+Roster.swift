@@ -6,24 +6,52 @@ import PassFormat
 
 extension SQLiteCheckinRepository {
     public func addGuests(_ guests: [NewGuest], event: EventID, at time: Date) async throws -> [Guest] {
+        try await writer.write { db in try Self.insertGuests(db, guests, event: event, at: time) }
+    }
+
+    public func importGuests(
+        adding additions: [NewGuest], updating updates: [GuestImportPlan.Update], event: EventID, at time: Date
+    ) async throws -> (added: [Guest], updated: [Guest]) {
         try await writer.write { db in
-            guard let tenant = try Self.tenantOfEvent(db, event) else {
-                throw RepositoryError.notFound("event \(event)")
+            let added = try Self.insertGuests(db, additions, event: event, at: time)
+            var updated: [Guest] = []
+            for update in updates {
+                let values = update.guest
+                try db.execute(
+                    sql: """
+                        UPDATE guest SET name = ?, email = ?, phone = ?, party_size = ?, access_type = ?,
+                            check_in_note = ?, arrival_alert = ?
+                        WHERE event_id = ? AND id = ?
+                        """,
+                    arguments: [
+                        values.name, values.email, values.phone, values.partySize, values.accessType,
+                        values.checkInNote, values.arrivalAlert, Int64(event.rawValue), update.id.text,
+                    ])
+                guard db.changesCount == 1 else { throw RepositoryError.notFound("guest \(update.id.text)") }
+                try Self.touchGuest(db, update.id, event: event, at: time)
+                updated.append(try Self.guest(db, update.id, event: event)!)
             }
-            var added: [Guest] = []
-            added.reserveCapacity(guests.count)
-            for guest in guests {
-                let row = GuestRow(guest, event: event, changeSeq: try Self.nextChange(db), at: time)
-                if try GuestRow.exists(db, key: ["event_id": row.eventId, "id": row.id]) {
-                    throw RepositoryError.duplicateGuest(row.id)
-                }
-                try row.insert(db)
-                let guest = row.guest(checkIn: nil)
-                try Self.startIssuance(db, guest, tenant: tenant, at: time)
-                added.append(guest)
-            }
-            return added
+            return (added, updated)
         }
+    }
+
+    static func insertGuests(_ db: Database, _ guests: [NewGuest], event: EventID, at time: Date) throws -> [Guest] {
+        guard let tenant = try tenantOfEvent(db, event) else {
+            throw RepositoryError.notFound("event \(event)")
+        }
+        var added: [Guest] = []
+        added.reserveCapacity(guests.count)
+        for guest in guests {
+            let row = GuestRow(guest, event: event, changeSeq: try nextChange(db), at: time)
+            if try GuestRow.exists(db, key: ["event_id": row.eventId, "id": row.id]) {
+                throw RepositoryError.duplicateGuest(row.id)
+            }
+            try row.insert(db)
+            let guest = row.guest(checkIn: nil)
+            try startIssuance(db, guest, tenant: tenant, at: time)
+            added.append(guest)
+        }
+        return added
     }
 
     public func guest(_ id: GuestID, event: EventID) async throws -> Guest? {

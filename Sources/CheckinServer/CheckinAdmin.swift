@@ -68,26 +68,50 @@ public struct CheckinAdmin: Sendable {
         return event
     }
 
-    /// Imports every guest of the CSV, or none when a line is bad (`Failure.badLines`).
-    public func importGuests(csv: String, event: EventID) async throws -> [Guest] {
+    /// What an import did: the guests added and updated, and the lines that changed nothing.
+    public struct ImportOutcome: Sendable {
+        public var added: [Guest]
+        public var updated: [Guest]
+        public var unchanged: Int
+    }
+
+    /// Imports the CSV (see `importGuests(csv:event:)` for the bytes of a file).
+    public func importGuests(csv: String, event: EventID) async throws -> ImportOutcome {
         try await importGuests(csv: Array(csv.utf8), event: event)
     }
 
-    /// Imports every guest of a CSV file's bytes as uploaded or read, or none when a line is bad: bytes that are
-    /// not UTF-8 (a Latin-1 or UTF-16 export) are refused with their line, never read into altered names.
-    public func importGuests(csv bytes: [UInt8], event: EventID) async throws -> [Guest] {
-        let known = try await existingEvent(event)
-        switch GuestCSV.parse(bytes: bytes) {
+    /// What importing the file would do, nothing written: each line adds a guest, updates the one it names by
+    /// `guest_id` (or, without one, by e-mail), or changes nothing. Bad lines throw `Failure.badLines`.
+    public func previewImport(csv bytes: [UInt8], event: EventID) async throws -> GuestImportPlan {
+        _ = try await existingEvent(event)
+        switch GuestCSV.parseRows(bytes: bytes) {
         case .failure(let failure):
             throw Failure.badLines(failure.problems)
-        case .success(let guests):
-            do {
-                let added = try await repository.addGuests(guests, event: event, at: clock.now())
-                try await audit(known.tenant, "guests_imported", "\(added.count) guests into event \(event)")
-                return added
-            } catch RepositoryError.duplicateGuest(let id) {
-                throw Failure.invalid("nothing imported: guest id \(id) is already in event \(event)")
-            }
+        case .success(let rows):
+            let existing = try await repository.searchGuests(event: event, text: "", limit: Int(Int32.max))
+            return GuestImportPlan(rows: rows, existing: existing)
+        }
+    }
+
+    /// Imports a CSV file's bytes as uploaded or read, all or nothing: new guests are added, guests the file
+    /// names by `guest_id` or e-mail get its values (importing the same file twice adds nobody twice), and a
+    /// bad line imports nothing (`Failure.badLines`). Bytes that are not UTF-8 (a Latin-1 or UTF-16 export) are
+    /// refused with their line, never read into altered names.
+    public func importGuests(csv bytes: [UInt8], event: EventID) async throws -> ImportOutcome {
+        let known = try await existingEvent(event)
+        let plan = try await previewImport(csv: bytes, event: event)
+        do {
+            let (added, updated) = try await repository.importGuests(
+                adding: plan.additions, updating: plan.updates, event: event, at: clock.now())
+            try await audit(
+                known.tenant, "guests_imported",
+                "\(added.count) added, \(updated.count) updated, \(plan.unchanged) unchanged in event \(event)")
+            return ImportOutcome(added: added, updated: updated, unchanged: plan.unchanged)
+        } catch RepositoryError.duplicateGuest(let id) {
+            throw Failure.invalid(
+                "nothing imported: guest id \(id) was added to event \(event) meanwhile; import again")
+        } catch RepositoryError.notFound(let what) {
+            throw Failure.invalid("nothing imported: \(what) left event \(event) meanwhile; import again")
         }
     }
 

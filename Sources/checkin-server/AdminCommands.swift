@@ -154,9 +154,11 @@ struct ImportGuests: AsyncParsableCommand {
             throw ValidationError("cannot read \(csv): check the path and that this user may read it")
         }
         let bytes = [UInt8](data)
-        let added = try await withAdmin(options) { try await $0.importGuests(csv: bytes, event: EventID(event)) }
-        print(added.count)
-        note("imported \(added.count) guests from \(csv) into event \(event)")
+        let outcome = try await withAdmin(options) { try await $0.importGuests(csv: bytes, event: EventID(event)) }
+        print(outcome.added.count)
+        note(
+            "imported \(csv) into event \(event): \(outcome.added.count) added, \(outcome.updated.count) updated, "
+                + "\(outcome.unchanged) unchanged")
     }
 }
 

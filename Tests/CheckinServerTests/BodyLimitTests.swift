@@ -92,6 +92,7 @@ import Testing
         #expect(limits.bodyLimit(method: "POST", path: "/v1/webhooks/tenants/1/guests") == limits.webhookBody)
         #expect(limits.bodyLimit(method: "POST", path: "/v1/events/1/check-ins") == limits.apiBody)
         #expect(limits.bodyLimit(method: "POST", path: "/events/1/guests/import") == limits.importBody)
+        #expect(limits.bodyLimit(method: "POST", path: "/events/1/guests/import/confirm") > limits.importBody / 3 * 4)
         #expect(limits.bodyLimit(method: "POST", path: "/v1/admin/events/1/guests/import") == limits.importBody)
         #expect(limits.bodyLimit(method: "POST", path: "/v1/admin/events/1/guests") == limits.apiBody)
         #expect(limits.unauthenticatedBody <= 8 * 1024 && limits.apiBody == 64 * 1024)

@@ -37,6 +37,72 @@ import Testing
         )
     }
 
+    /// The value of a hidden field of a page's form.
+    static func hiddenValue(_ html: String, _ name: String) -> String? {
+        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// Importing the same file twice adds nobody twice: the second preview says there is nothing to change. A
+    /// file with changed values updates the guests it names by guest_id, or by e-mail without one, and says so
+    /// before anything is written; a name-only line whose name is already here is flagged as a likely
+    /// duplicate. Kiosks get the updated rows in their next delta.
+    @Test(arguments: RepositoryFactory.all)
+    func reimportingUpdatesByIdOrEmailAndNeverDuplicates(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let base = "/events/\(event.id.rawValue)/guests"
+        let first = "name,email,party_size\nAda Lovelace,ada@example.org,1\nBob Byte,bob@example.org,3\nCy,,1\n"
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            func preview(_ csv: String) async throws -> String {
+                let (headers, body) = Self.multipart(csrf: csrf, csv: csv)
+                return try await client.execute(
+                    uri: base + "/import", method: .post, headers: headers + [.cookie: cookie], body: body
+                ) { String(buffer: $0.body) }
+            }
+            func confirm(_ page: String) async throws -> String? {
+                let file = try #require(Self.hiddenValue(page, "file"))
+                return try await client.execute(
+                    uri: base + "/import/confirm", method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&file=\(file)")
+                ) { $0.headers[.location] }
+            }
+            _ = try await confirm(try await preview(first))
+            #expect(try await h.repository.searchGuests(event: event.id, text: "", limit: 10).count == 3)
+            let cursor = try await h.repository.rosterPage(event: event.id, page: nil, limit: 10).changeCursor
+
+            // The same file again: Ada and Bob matched by e-mail, nothing to change; Cy has neither id nor e-mail
+            // and would be added again, which the preview says.
+            let again = try await preview(first)
+            #expect(
+                again.contains("1 new guest<") && again.contains("2 guests already as the file has them"), "\(again)")
+            #expect(again.contains("id=\"import-duplicates\""), "\(again)")
+
+            // Bob's party size changed, Ada named by her guest_id with a new name, Zoë new.
+            let ada = try #require(try await h.repository.searchGuests(event: event.id, text: "Ada", limit: 1).first)
+            let changed =
+                "guest_id,name,email,party_size\n\(ada.id.text),Ada King,ada@example.org,1\n"
+                + ",Bob Byte,BOB@example.org,4\n,Zoë,zoe@example.org,2\n"
+            let page = try await preview(changed)
+            #expect(page.contains("1 new guest<") && page.contains("2 guests updated (Ada King, Bob Byte)"), "\(page)")
+            #expect(!page.contains("import-duplicates"))
+            #expect(try await h.repository.searchGuests(event: event.id, text: "Ada King", limit: 1).isEmpty)
+            let done = try await confirm(page)
+            #expect(done == base + "?notice=imported&count=1&updated=2&unchanged=0")
+            #expect(
+                try await client.execute(uri: done ?? "", method: .get, headers: [.cookie: cookie]) {
+                    String(buffer: $0.body)
+                }.contains("1 guest imported, 2 updated."))
+            let all = try await h.repository.searchGuests(event: event.id, text: "", limit: 10)
+            #expect(all.map(\.name).sorted() == ["Ada King", "Bob Byte", "Cy", "Zoë"])
+            #expect(all.first { $0.name == "Bob Byte" }?.partySize == 4)
+            let delta = try await h.repository.rosterChanges(event: event.id, since: cursor, limit: 10)
+            #expect(Set(delta.guests.map(\.name)) == ["Ada King", "Bob Byte", "Zoë"], "kiosks learn the updates")
+        }
+    }
+
     /// A file exported as Latin-1 ("Zoë" with its ë as the single byte 0xEB): the reader must see its bytes and
     /// refuse it with the line, on the organizer's page and through the admin API; decoded to a String first it
     /// became "Zo\u{FFFD}" and was imported with the name altered.
@@ -171,11 +237,22 @@ import Testing
             #expect(try await h.repository.searchGuests(event: event.id, text: "Ada", limit: 5).isEmpty)
             let (goodHeaders, good) = Self.multipart(
                 csrf: csrf, csv: "name,email,party_size\nAda,ada@example.org,1\nBob,bob@example.org,3\n")
-            try await client.execute(
+            // The upload is previewed first, nothing written; the preview's form imports it.
+            let preview = try await client.execute(
                 uri: base + "/import", method: .post, headers: goodHeaders + [.cookie: cookie], body: good
             ) { response in
+                #expect(response.status == .ok)
+                return String(buffer: response.body)
+            }
+            #expect(preview.contains("2 new guests") && preview.contains("0 guests updated"), "\(preview)")
+            #expect(try await h.repository.searchGuests(event: event.id, text: "Ada", limit: 5).isEmpty)
+            let file = try #require(Self.hiddenValue(preview, "file"))
+            try await client.execute(
+                uri: base + "/import/confirm", method: .post, headers: WebPageTests.form(cookie: cookie),
+                body: ByteBuffer(string: "csrf=\(csrf)&file=\(file)")
+            ) { response in
                 #expect(response.status == .seeOther, "a reload does not import again")
-                #expect(response.headers[.location] == base + "?notice=imported&count=2")
+                #expect(response.headers[.location] == base + "?notice=imported&count=2&updated=0&unchanged=0")
             }
             #expect(try await get(base + "?notice=imported&count=2").contains("2 guests imported."))
             #expect(try await h.repository.searchGuests(event: event.id, text: "Bob", limit: 5).first?.partySize == 3)

@@ -47,8 +47,9 @@ struct AdminController {
         let event = try Self.id(context.parameters.get("eventId"))
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let csv = Array(buffer.readableBytesView)
-        let added = try await mapped { try await admin.importGuests(csv: csv, event: EventID(event)) }
-        return try Response.json(ImportAnswer(imported: added.count))
+        let outcome = try await mapped { try await admin.importGuests(csv: csv, event: EventID(event)) }
+        return try Response.json(
+            ImportAnswer(imported: outcome.added.count, updated: outcome.updated.count, unchanged: outcome.unchanged))
     }
 
     @Sendable func cancelGuest(_ request: Request, context: ServerContext) async throws -> Response {

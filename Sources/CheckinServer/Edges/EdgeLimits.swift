@@ -65,6 +65,10 @@ public struct EdgeLimits: Sendable {
         case ("POST", 1) where parts == ["sign-in"] || parts == ["sign-out"]: return unauthenticatedBody
         case ("POST", 5) where parts[0] == "v1" && parts[1] == "webhooks": return webhookBody
         case ("POST", 4) where parts[0] == "events" && parts[2] == "guests" && parts[3] == "import": return importBody
+        // The previewed file again, as unpadded base64url in a form field: a third larger.
+        case ("POST", 5)
+        where parts[0] == "events" && parts[2] == "guests" && parts[3] == "import" && parts[4] == "confirm":
+            return importBody / 3 * 4 + 4096
         case ("POST", 6) where parts[0] == "v1" && parts[1] == "admin" && parts[4] == "guests" && parts[5] == "import":
             return importBody
         default: return apiBody

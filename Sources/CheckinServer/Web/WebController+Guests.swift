@@ -31,7 +31,9 @@ extension WebController {
             let count = Self.queryValue(request, "count").flatMap(Int.init),
             count >= 0
         {
-            notice = Self.imported(count)
+            let updated = Self.queryValue(request, "updated").flatMap(Int.init) ?? 0
+            let unchanged = Self.queryValue(request, "unchanged").flatMap(Int.init) ?? 0
+            notice = Self.imported(count, updated: max(0, updated), unchanged: max(0, unchanged))
         }
         return try await guestsPage(signed, event, query: query, notice: notice)
     }
@@ -65,9 +67,12 @@ extension WebController {
         return nil
     }
 
-    /// "2 guests imported.": the count of an import that just ended.
-    static func imported(_ count: Int) -> String {
-        "\(count) \(count == 1 ? "guest" : "guests") imported. Kiosks learn them with their next roster update."
+    /// "2 guests imported.": the counts of an import that just ended.
+    static func imported(_ count: Int, updated: Int = 0, unchanged: Int = 0) -> String {
+        var parts = ["\(TimeText.counted(count, "guest")) imported"]
+        if updated > 0 { parts.append("\(updated) updated") }
+        if unchanged > 0 { parts.append("\(unchanged) unchanged") }
+        return parts.joined(separator: ", ") + ". Kiosks learn the changes with their next roster update."
     }
 
     /// The notices a redirect may ask for (nothing else is shown).
@@ -203,9 +208,10 @@ extension WebController {
         var csv: Data
     }
 
-    /// A CSV upload: read only for a signed-in organizer; a body that is not a form with a file answers 400;
-    /// success redirects (a reload does not import again).
-    @Sendable func importGuests(_ request: Request, context: EventPageContext) async throws -> Response {
+    /// `POST /events/{id}/guests/import`: a CSV upload, read only for a signed-in organizer (a body that is not
+    /// a form with a file answers 400), previewed: how many guests it adds, updates and leaves as they are,
+    /// nothing written yet; the preview's form imports it.
+    @Sendable func previewImport(_ request: Request, context: EventPageContext) async throws -> Response {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         guard let type = request.headers[.contentType], let boundary = Self.boundary(type),
             let form = try? FormDataDecoder().decode(ImportForm.self, from: body, boundary: boundary)
@@ -214,22 +220,57 @@ extension WebController {
         }
         if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
         let (signed, event) = (context.signed, context.event)
+        let bytes = [UInt8](form.csv)
         do {
-            let added = try await admin(signed).importGuests(csv: [UInt8](form.csv), event: event.id)
-            return Self.redirect("/events/\(event.id.rawValue)/guests?notice=imported&count=\(added.count)")
-        } catch CheckinAdmin.Failure.badLines(let problems) {
+            let plan = try await admin(signed).previewImport(csv: bytes, event: event.id)
+            let view = ImportPreviewView(
+                plan: plan, event: event, file: Base64URL.encode(bytes), csrf: signed.session.csrfToken)
+            return pages.html("import-preview", view, signed: signed)
+        } catch let failure as CheckinAdmin.Failure {
+            return try await importRefused(failure, signed, event)
+        }
+    }
+
+    struct ConfirmImportForm: Decodable {
+        var csrf: String?
+        /// The previewed file's bytes, unpadded base64url.
+        var file: String
+    }
+
+    /// `POST /events/{id}/guests/import/confirm`: imports the previewed file (planned again: the guest list may
+    /// have changed meanwhile); success redirects with the counts (a reload does not import again).
+    @Sendable func importGuests(_ request: Request, context: EventPageContext) async throws -> Response {
+        let form = try await Self.form(ConfirmImportForm.self, request, context)
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
+        guard let bytes = Base64URL.decode(form.file) else {
+            throw HTTPError(.badRequest, message: "The previewed file could not be read: choose it again and import.")
+        }
+        do {
+            let outcome = try await admin(signed).importGuests(csv: bytes, event: event.id)
+            return Self.redirect(
+                "/events/\(event.id.rawValue)/guests?notice=imported&count=\(outcome.added.count)"
+                    + "&updated=\(outcome.updated.count)&unchanged=\(outcome.unchanged)")
+        } catch let failure as CheckinAdmin.Failure {
+            return try await importRefused(failure, signed, event)
+        }
+    }
+
+    /// The guest list with why nothing was imported, in the import card.
+    func importRefused(_ failure: CheckinAdmin.Failure, _ signed: OrganizerSessions.Signed, _ event: Event)
+        async throws -> Response
+    {
+        if case .badLines(let problems) = failure {
             return try await guestsPage(
                 signed, event, query: "", notice: nil,
                 problem: (
                     "Nothing imported: \(TimeText.counted(problems.count, "bad line")). Correct them and import the "
                         + "file again.", .csvImport
-                ),
-                lines: problems, status: .unprocessableContent)
-        } catch let failure as CheckinAdmin.Failure {
-            return try await guestsPage(
-                signed, event, query: "", notice: nil, problem: ("Nothing imported: \(failure)", .csvImport),
-                status: .unprocessableContent)
+                ), lines: problems, status: .unprocessableContent)
         }
+        return try await guestsPage(
+            signed, event, query: "", notice: nil, problem: ("Nothing imported: \(failure)", .csvImport),
+            status: .unprocessableContent)
     }
 
     static func boundary(_ contentType: String) -> String? {

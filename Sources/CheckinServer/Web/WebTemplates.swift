@@ -6,7 +6,7 @@ enum WebTemplates {
         "not-found": notFound, "forbidden": forbidden, "event-nav": eventNav, "dashboard": dashboard,
         "dashboard-live": dashboardLive, "guests": guests, "devices": devices, "pass": pass,
         "double-entries": doubleEntries,
-        "pass-missing": passMissing, "confirm": confirm,
+        "pass-missing": passMissing, "confirm": confirm, "import-preview": importPreview,
     ]
 
     /// The guest's pass on a phone: no organizer header, nothing but the pass.
@@ -272,6 +272,34 @@ enum WebTemplates {
             <button type="submit" class="danger" id="confirm-button">{{button}}</button>
             <a href="{{back}}" id="confirm-back">{{backLabel}}</a>
           </form>
+        </section>
+        {{/content}}
+        {{/layout}}
+        """
+
+    /// What an uploaded guest file would do, before anything is written; its form imports it.
+    static let importPreview = """
+        {{<layout}}
+        {{$title}}Import preview · {{eventName}}{{/title}}
+        {{$content}}
+        <section class="card narrow" id="import-preview">
+          <h1>Import this file?</h1>
+          <ul id="import-counts">
+            <li id="import-added">{{added}}</li>
+            <li id="import-updated">{{updated}}{{#updatedNames}} ({{updatedNames}}){{/updatedNames}}</li>
+            <li id="import-unchanged">{{unchanged}}</li>
+          </ul>
+          {{#duplicates}}<p class="alert" role="alert" id="import-duplicates">{{duplicates}}</p>{{/duplicates}}
+          <p class="muted small">Guests are matched by guest_id, or by e-mail when the line has no id. Nothing is
+            written until you import; then all of it or nothing.</p>
+          {{^nothing}}<form method="post" action="/events/{{eventId}}/guests/import/confirm">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="file" value="{{file}}">
+            <button type="submit" id="confirm-import">Import</button>
+            <a href="/events/{{eventId}}/guests">Cancel</a>
+          </form>{{/nothing}}
+          {{#nothing}}<p id="import-nothing">Nothing to change: every guest of the file is here as it has them.
+            <a href="/events/{{eventId}}/guests">Back to the guests</a></p>{{/nothing}}
         </section>
         {{/content}}
         {{/layout}}
