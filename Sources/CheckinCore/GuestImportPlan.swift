@@ -9,6 +9,11 @@ public struct GuestImportPlan: Equatable, Sendable {
     public struct Update: Equatable, Sendable {
         public var id: GuestID
         public var guest: NewGuest
+
+        public init(id: GuestID, guest: NewGuest) {
+            self.id = id
+            self.guest = guest
+        }
     }
 
     public var additions: [NewGuest] = []

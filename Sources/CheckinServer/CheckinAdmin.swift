@@ -135,6 +135,36 @@ public struct CheckinAdmin: Sendable {
         return added
     }
 
+    /// Gives a guest new values (name, e-mail, phone, party size, access type, note, arrival alert), checked as
+    /// a new guest's are: kiosks learn them with their next delta. The pass stays the same (it names the guest's
+    /// id, not the name).
+    public func editGuest(_ code: String, _ input: GuestInput, event: EventID) async throws -> Guest {
+        let known = try await existingEvent(event)
+        guard let id = GuestID(text: code), let current = try await repository.guest(id, event: event) else {
+            throw Failure.notFound("guest \(code) in event \(event)")
+        }
+        if let problem = GuestFields.problem(
+            name: input.name, email: input.email, phone: input.phone, accessType: input.accessType,
+            note: input.checkInNote, arrivalAlert: input.arrivalAlert)
+        {
+            throw Failure.invalid(problem)
+        }
+        let partySize = input.partySize ?? current.partySize
+        guard (1...99).contains(partySize) else { throw Failure.invalid("party size \(partySize) is not from 1 to 99") }
+        let values = NewGuest(
+            id: id, name: input.name.trimmingCharacters(in: .whitespaces), email: input.email, phone: input.phone,
+            partySize: partySize, accessType: input.accessType, checkInNote: input.checkInNote,
+            arrivalAlert: input.arrivalAlert, status: current.status)
+        do {
+            let (_, updated) = try await repository.importGuests(
+                adding: [], updating: [GuestImportPlan.Update(id: id, guest: values)], event: event, at: clock.now())
+            try await audit(known.tenant, "guest_edited", "guest \(id.text) '\(values.name)' of event \(event)")
+            return updated[0]
+        } catch RepositoryError.notFound {
+            throw Failure.notFound("guest \(id.text) in event \(event)")
+        }
+    }
+
     public func cancelGuest(_ code: String, event: EventID) async throws -> Guest {
         let known = try await existingEvent(event)
         guard let id = GuestID(text: code) else {

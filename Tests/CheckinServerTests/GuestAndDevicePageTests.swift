@@ -364,6 +364,51 @@ import Testing
         }
     }
 
+    /// A guest is edited from the list: the form holds their values, a bad one is refused with what was typed
+    /// kept, a good edit is saved, audited and reaches kiosks in the next delta.
+    @Test(arguments: RepositoryFactory.all)
+    func aGuestIsEditedAndKiosksLearnIt(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, guests) = try await h.event(guests: 2)
+        try await h.organizer(of: tenant)
+        let guest = guests[0]
+        let edit = "/events/\(event.id.rawValue)/guests/\(guest.id.text)/edit"
+        let cursor = try await h.repository.rosterPage(event: event.id, page: nil, limit: 10).changeCursor
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let list = try await client.execute(
+                uri: "/events/\(event.id.rawValue)/guests", method: .get, headers: [.cookie: cookie]
+            ) { String(buffer: $0.body) }
+            #expect(list.contains("href=\"\(edit)\""))
+            let form = try await client.execute(uri: edit, method: .get, headers: [.cookie: cookie]) {
+                String(buffer: $0.body)
+            }
+            #expect(form.contains("value=\"\(guest.name)\"") && form.contains(guest.id.displayCode), "\(form)")
+            func post(_ body: String) async throws -> (HTTPResponse.Status, String, String?) {
+                try await client.execute(
+                    uri: edit, method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&" + body)
+                ) { ($0.status, String(buffer: $0.body), $0.headers[.location]) }
+            }
+            let refused = try await post("name=Kept+Name&email=nope%40&partySize=2")
+            #expect(refused.0 == .unprocessableContent && refused.1.contains("value=\"Kept Name\""), "\(refused.1)")
+            #expect(try await h.repository.guest(guest.id, event: event.id)?.name == guest.name)
+            let saved = try await post("name=Grace+Hopper&email=grace%40example.org&partySize=3&arrivalAlert=VIP")
+            #expect(saved.0 == .seeOther && saved.2?.hasSuffix("notice=edited") == true)
+            #expect(try await post("name=x&partySize=1").0 == .seeOther)
+            #expect(
+                try await post("name=Grace+Hopper&email=grace%40example.org&partySize=3&arrivalAlert=VIP").0
+                    == .seeOther)
+        }
+        let now = try #require(try await h.repository.guest(guest.id, event: event.id))
+        #expect(now.name == "Grace Hopper" && now.email == "grace@example.org" && now.partySize == 3)
+        #expect(now.arrivalAlert == "VIP")
+        let delta = try await h.repository.rosterChanges(event: event.id, since: cursor, limit: 10)
+        #expect(delta.guests.map(\.id) == [guest.id] && delta.guests.first?.name == "Grace Hopper")
+        let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
+        #expect(actions.filter { $0 == "guest_edited" }.count == 3)
+    }
+
     /// Cancelling a registration asks first (the list's button is a link to a page that says whose and what
     /// follows); a cancelled row looks cancelled and has a Restore button; restoring reaches kiosks in the next
     /// delta as an active row, as the cancellation did as a tombstone.

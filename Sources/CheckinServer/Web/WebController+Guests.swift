@@ -82,6 +82,7 @@ extension WebController {
         case "cancelled":
             "Registration cancelled. Kiosks will refuse the pass after their next roster update. "
                 + "A mistake? Restore it below."
+        case "edited": "Guest saved. Kiosks learn the change with their next roster update."
         case "reinstated": "Registration restored. Kiosks admit the pass again after their next roster update."
         case "imported": "Guests imported."
         case "revoked": "Device revoked: its token no longer works. What it sent before stays."
@@ -131,6 +132,82 @@ extension WebController {
             return try await guestsPage(
                 signed, event, query: "", notice: nil, problem: ("Not added: \(failure)", .walkIn), walkIn: typed,
                 status: .unprocessableContent)
+        }
+    }
+
+    struct EditForm: Decodable {
+        var csrf: String?
+        var name: String?
+        var email: String?
+        var phone: String?
+        var partySize: String?
+        var accessType: String?
+        var checkInNote: String?
+        var arrivalAlert: String?
+    }
+
+    /// `GET /events/{id}/guests/{guest}/edit`: the guest's fields in a form.
+    @Sendable func editGuestPage(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
+        guard let id = GuestID(text: context.parameters.get("guestId") ?? ""),
+            let guest = try await repository.guest(id, event: event.id)
+        else { return try await notFound(signed, request) }
+        return editPage(signed, event, guest, typed: nil, problem: nil)
+    }
+
+    func editPage(
+        _ signed: OrganizerSessions.Signed, _ event: Event, _ guest: Guest, typed: [String: String]?, problem: String?
+    ) -> Response {
+        let values =
+            typed ?? [
+                "name": guest.name, "email": guest.email ?? "", "phone": guest.phone ?? "",
+                "partySize": String(guest.partySize), "accessType": guest.accessType ?? "",
+                "checkInNote": guest.checkInNote ?? "", "arrivalAlert": guest.arrivalAlert ?? "",
+            ]
+        var page: [String: Any] = [
+            "eventId": String(event.id.rawValue), "eventName": event.name, "id": guest.id.text,
+            "code": guest.id.displayCode, "csrf": signed.session.csrfToken, "guest": values,
+        ]
+        if let problem { page["problem"] = problem }
+        return pages.html("guest-edit", page, signed: signed, status: problem == nil ? .ok : .unprocessableContent)
+    }
+
+    /// `POST /events/{id}/guests/{guest}/edit`: new values, checked by the server; kiosks learn them with their
+    /// next roster update.
+    @Sendable func editGuest(_ request: Request, context: EventPageContext) async throws -> Response {
+        let form = try await Self.form(EditForm.self, request, context)
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
+        guard let id = GuestID(text: context.parameters.get("guestId") ?? ""),
+            let guest = try await repository.guest(id, event: event.id)
+        else { return try await notFound(signed, request) }
+        func blank(_ text: String?) -> String? {
+            let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        let typed = [
+            "name": form.name ?? "", "email": form.email ?? "", "phone": form.phone ?? "",
+            "partySize": form.partySize ?? "", "accessType": form.accessType ?? "",
+            "checkInNote": form.checkInNote ?? "", "arrivalAlert": form.arrivalAlert ?? "",
+        ]
+        do {
+            var partySize: Int?
+            if let text = blank(form.partySize) {
+                guard let number = Int(text) else {
+                    throw CheckinAdmin.Failure.invalid("party size '\(text)' is not a number")
+                }
+                partySize = number
+            }
+            _ = try await admin(signed).editGuest(
+                id.text,
+                GuestInput(
+                    name: form.name ?? "", email: blank(form.email), phone: blank(form.phone), partySize: partySize,
+                    accessType: blank(form.accessType), checkInNote: blank(form.checkInNote),
+                    arrivalAlert: blank(form.arrivalAlert)),
+                event: event.id)
+            return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(id.text)&notice=edited")
+        } catch let failure as CheckinAdmin.Failure {
+            return editPage(signed, event, guest, typed: typed, problem: "Not saved: \(failure)")
         }
     }
 

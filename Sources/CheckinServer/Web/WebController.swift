@@ -61,6 +61,8 @@ struct WebController: Sendable {
         event.post("guests", use: addGuest)
         event.post("guests/import", use: previewImport)
         event.post("guests/import/confirm", use: importGuests)
+        event.get("guests/:guestId/edit", use: editGuestPage)
+        event.post("guests/:guestId/edit", use: editGuest)
         event.get("guests/:guestId/cancel", use: confirmCancelGuest)
         event.post("guests/:guestId/cancel", use: cancelGuest)
         event.post("guests/:guestId/reinstate", use: reinstateGuest)

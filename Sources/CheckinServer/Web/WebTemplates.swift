@@ -6,7 +6,7 @@ enum WebTemplates {
         "not-found": notFound, "forbidden": forbidden, "event-nav": eventNav, "dashboard": dashboard,
         "dashboard-live": dashboardLive, "guests": guests, "devices": devices, "pass": pass,
         "double-entries": doubleEntries,
-        "pass-missing": passMissing, "confirm": confirm, "import-preview": importPreview,
+        "pass-missing": passMissing, "confirm": confirm, "import-preview": importPreview, "guest-edit": guestEdit,
     ]
 
     /// The guest's pass on a phone: no organizer header, nothing but the pass.
@@ -305,6 +305,36 @@ enum WebTemplates {
         {{/layout}}
         """
 
+    /// One guest's fields to change.
+    static let guestEdit = """
+        {{<layout}}
+        {{$title}}Edit {{guest.name}} · {{eventName}}{{/title}}
+        {{$content}}
+        <form method="post" action="/events/{{eventId}}/guests/{{id}}/edit" class="card narrow" id="edit-guest">
+          <h1>Edit guest <code>{{code}}</code></h1>
+          {{#problem}}<div class="error" role="alert"><p>{{problem}}</p></div>{{/problem}}
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <label for="name">Name</label><input id="name" name="name" required maxlength="200" value="{{guest.name}}">
+          <label for="email">E-mail</label>
+          <input id="email" name="email" type="email" maxlength="254" value="{{guest.email}}">
+          <label for="phone">Phone</label><input id="phone" name="phone" maxlength="40" value="{{guest.phone}}">
+          <label for="partySize">Party size</label>
+          <input id="partySize" name="partySize" type="number" min="1" max="99" value="{{guest.partySize}}">
+          <label for="accessType">Access type</label>
+          <input id="accessType" name="accessType" maxlength="60" value="{{guest.accessType}}">
+          <label for="checkInNote">Check-in note</label>
+          <input id="checkInNote" name="checkInNote" maxlength="500" value="{{guest.checkInNote}}">
+          <label for="arrivalAlert">Arrival alert</label>
+          <input id="arrivalAlert" name="arrivalAlert" maxlength="200" value="{{guest.arrivalAlert}}">
+          <p class="muted small">Kiosks learn the change with their next roster update; the guest's pass stays
+            valid.</p>
+          <button type="submit" id="save-guest">Save</button>
+          <a href="/events/{{eventId}}/guests?q={{id}}">Cancel</a>
+        </form>
+        {{/content}}
+        {{/layout}}
+        """
+
     static let forbidden = """
         {{<layout}}
         {{$title}}Refused · Check-in{{/title}}
@@ -337,7 +367,8 @@ enum WebTemplates {
           <tr id="guest-{{id}}"{{^cancellable}} class="cancelled"{{/cancellable}}><th scope="row"><span class="name">{{name}}</span><br><span class="muted small">{{email}}</span></th>
             <td data-label="Code"><code>{{code}}</code></td><td data-label="Party">{{party}}</td>
             <td data-label="State">{{^cancellable}}<span class="pill pill-offline">cancelled</span>{{/cancellable}}{{#cancellable}}{{state}}{{/cancellable}}</td>
-            <td>{{#cancellable}}<a class="button secondary" href="/events/{{eventId}}/guests/{{id}}/cancel" aria-label="Cancel {{name}}">Cancel…</a>{{/cancellable}}
+            <td><a class="button secondary" href="/events/{{eventId}}/guests/{{id}}/edit" aria-label="Edit {{name}}">Edit</a>
+              {{#cancellable}}<a class="button secondary" href="/events/{{eventId}}/guests/{{id}}/cancel" aria-label="Cancel {{name}}">Cancel…</a>{{/cancellable}}
               {{^cancellable}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/reinstate" class="inline">
               <input type="hidden" name="csrf" value="{{csrf}}">
               <button type="submit" class="secondary" aria-label="Restore {{name}}">Restore</button></form>{{/cancellable}}</td></tr>
