@@ -409,6 +409,50 @@ import Testing
         #expect(actions.filter { $0 == "guest_edited" }.count == 3)
     }
 
+    /// The guest list and the check-ins download as CSV a spreadsheet opens safely: UTF-8 with a byte-order
+    /// mark, quoted where needed, and a cell that would run as a formula (a guest named "=HYPERLINK(...)")
+    /// kept as text; only the organizer's own event.
+    @Test func guestsAndCheckInsExportAsSpreadsheetSafeCSV() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        let (_, otherEvent, _) = try await h.event(tenantName: "Other")
+        try await h.organizer(of: tenant)
+        let guests = try await h.repository.addGuests(
+            [
+                NewGuest(name: "=HYPERLINK(\"http://evil.example\",\"click\")", email: "eve@example.org"),
+                NewGuest(name: "Zoë, the second", phone: "+1 555 0100"), NewGuest(name: "@SUM(A1)"),
+            ], event: event.id, at: h.clock.now())
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let kiosk = try await client.enrol(h, event: event.id, door: "North")
+            _ = try await client.upload(
+                [kiosk.item(1, guest: guests[1], at: h.clock.now())], event: event.id, as: kiosk)
+            func get(_ uri: String) async throws -> (HTTPResponse.Status, String?, [UInt8]) {
+                try await client.execute(uri: uri, method: .get, headers: [.cookie: cookie]) {
+                    ($0.status, $0.headers[.contentDisposition], Array($0.body.readableBytesView))
+                }
+            }
+            let (status, disposition, bytes) = try await get("/events/\(event.id.rawValue)/export/guests.csv")
+            #expect(status == .ok && disposition?.contains("attachment") == true)
+            #expect(bytes.starts(with: [0xEF, 0xBB, 0xBF]), "a byte-order mark for Excel")
+            let text = String(decoding: bytes.dropFirst(3), as: UTF8.self)
+            let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            #expect(lines.count == 4 && lines[0].hasPrefix("guest_id,code,name,email"), "\(lines)")
+            #expect(text.contains(#""'=HYPERLINK(""http://evil.example"",""click"")""#), "\(text)")
+            #expect(text.contains(",'@SUM(A1),") && text.contains(#""Zoë, the second""#))
+            #expect(!text.contains(",=HYPERLINK") && !text.contains(",@SUM"))
+            let zoe = try #require(lines.first { $0.contains("Zoë") })
+            #expect(zoe.contains(",North,1") && zoe.contains("'+1 555 0100"), "\(zoe)")
+
+            let scans = String(
+                decoding: try await get("/events/\(event.id.rawValue)/export/check-ins.csv").2, as: UTF8.self)
+            #expect(scans.contains("\(guests[1].id.text),check_in,applied,North"), "\(scans)")
+            #expect(try await get("/events/\(otherEvent.id.rawValue)/export/guests.csv").0 == .notFound)
+        }
+        let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
+        #expect(actions.filter { $0 == "exported" }.count == 2)
+    }
+
     /// Cancelling a registration asks first (the list's button is a link to a page that says whose and what
     /// follows); a cancelled row looks cancelled and has a Restore button; restoring reaches kiosks in the next
     /// delta as an active row, as the cancellation did as a tombstone.

@@ -91,10 +91,10 @@ import Testing
 
     /// A stranger's wrong passwords from another address do not lock the organizer out where they are; the
     /// wrong attempts say how many are left before the pause; the operator's `unlock-organizer` lifts a pause
-    /// at once.
-    @Test(arguments: [RepositoryFactory.sqliteInMemory, RepositoryFactory.postgres])
-    func aStrangerCannotLockAnOrganizerOutAndTheOperatorCanUnlock(_ factory: RepositoryFactory) async throws {
-        let h = try await Harness(factory)
+    /// at once. (Seven bcrypt checks in all: the page's answers, on one store; both stores count and forget by
+    /// key in `hitsAreCountedAndForgottenByKeyPrefix`.)
+    @Test func aStrangerCannotLockAnOrganizerOutAndTheOperatorCanUnlock() async throws {
+        let h = try await Harness(.sqliteInMemory)
         let (tenant, _, _) = try await h.event()
         try await h.organizer(of: tenant)
         var limits = EdgeLimits()
@@ -118,21 +118,40 @@ import Testing
                 #expect(pages[2].1.contains("2 attempts left, then sign-in pauses for 15 minutes"), "\(pages[2].1)")
                 #expect(pages[3].1.contains("1 attempt left"))
                 #expect(pages[4].1.contains("pauses here for 15 minutes now"))
-                #expect(try await signIn(right, from: "203.0.113.9").0 == .tooManyRequests)
+                let paused = try await signIn(right, from: "203.0.113.9")
+                #expect(paused.0 == .tooManyRequests && paused.1.contains("unlock-organizer"))
                 // The organizer where they are: not locked out by the stranger.
                 #expect(try await signIn(right, from: "198.51.100.7").0 == .seeOther)
-                // Locked out where they are by their own typing: the operator lifts it.
-                for _ in 0..<5 { _ = try await signIn("guess", from: "198.51.100.7") }
-                let paused = try await signIn(right, from: "198.51.100.7")
-                #expect(paused.0 == .tooManyRequests && paused.1.contains("unlock-organizer"))
+                // The operator lifts the pause.
                 #expect(try await h.admin.unlockOrganizer(email: "Ann@Example.org").tenant == tenant.id)
-                #expect(try await signIn(right, from: "198.51.100.7").0 == .seeOther)
-                #expect(try await signIn(right, from: "203.0.113.9").0 == .seeOther, "unlocked everywhere")
+                #expect(try await signIn(right, from: "203.0.113.9").0 == .seeOther, "unlocked")
             }
         }
         await #expect(throws: CheckinAdmin.Failure.self) { try await h.admin.unlockOrganizer(email: "nobody@x.org") }
         let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 100).map(\.action)
         #expect(actions.contains("organizer_unlocked"))
+    }
+
+    /// Both stores count the live hits of a key and forget every key that starts with a prefix, and only those.
+    @Test(arguments: RepositoryFactory.all)
+    func hitsAreCountedAndForgottenByKeyPrefix(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let now = h.clock.now()
+        for key in [
+            "sign-in:pair:ann@x.org|1", "sign-in:pair:ann@x.org|1", "sign-in:pair:ann@x.org|2",
+            "sign-in:pair:ann@x.org.evil|1", "sign-in:pair:bob@x.org|1",
+        ] {
+            #expect(try await h.repository.takeHits([RateLimit(key: key, limit: 10, window: 60)], at: now))
+        }
+        #expect(try await h.repository.hitCount(key: "sign-in:pair:ann@x.org|1", at: now) == 2)
+        #expect(try await h.repository.hitCount(key: "sign-in:pair:ann@x.org|1", at: now.addingTimeInterval(61)) == 0)
+        try await h.repository.forgetHits(keysStartingWith: "sign-in:pair:ann@x.org|")
+        for (key, left) in [
+            ("sign-in:pair:ann@x.org|1", 0), ("sign-in:pair:ann@x.org|2", 0), ("sign-in:pair:ann@x.org.evil|1", 1),
+            ("sign-in:pair:bob@x.org|1", 1),
+        ] {
+            #expect(try await h.repository.hitCount(key: key, at: now) == left, "\(key)")
+        }
     }
 
     @Test func aTrustedProxysForwardedForNamesTheClient() async throws {

@@ -68,6 +68,8 @@ struct WebController: Sendable {
         event.post("guests/:guestId/reinstate", use: reinstateGuest)
         event.post("passes/:issuanceId/retry", use: retryPass)
         event.get("devices", use: devices)
+        event.get("export/guests.csv", use: exportGuests)
+        event.get("export/check-ins.csv", use: exportCheckIns)
         event.post("enrolment-codes", use: createEnrolmentCode)
         event.get("devices/:deviceId/revoke", use: confirmRevokeDevice)
         event.post("devices/:deviceId/revoke", use: revokeDevice)

@@ -358,7 +358,9 @@ enum WebTemplates {
           <input id="q" name="q" type="search" value="{{query}}">
           <button type="submit">Search</button>
         </form>
-        <p class="muted">{{shown}}{{#more}} (the first {{limit}}: type more to narrow){{/more}}</p>
+        <p class="muted">{{shown}}{{#more}} (the first {{limit}}: type more to narrow){{/more}} · Download:
+          <a href="/events/{{eventId}}/export/guests.csv" id="export-guests">guests (CSV)</a> ·
+          <a href="/events/{{eventId}}/export/check-ins.csv" id="export-check-ins">check-ins (CSV)</a></p>
         <table class="list" id="guests">
           <thead><tr><th scope="col">Name</th><th scope="col">Code</th><th scope="col">Party</th>
             <th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
