@@ -11,7 +11,11 @@ import Testing
 /// The sign-in throttle in the database: counted before bcrypt, atomically (parallel guesses do not slip past
 /// it), shared by every server on the database, keyed by the client (a trusted proxy's X-Forwarded-For), a
 /// bounded queue for the password checks, and clipped, rate-limited audit rows for unauthenticated requests.
-@Suite(.dropsTestDatabases) struct SignInThrottleTests {
+///
+/// One test at a time: every in-process server checks passwords on NIO's one process-wide thread pool (two
+/// threads here), and these tests together make about 60 bcrypt checks; run at once, a sign-in of one test
+/// waited behind the others' past its client's 20 s read timeout in a full-suite run.
+@Suite(.dropsTestDatabases, .serialized) struct SignInThrottleTests {
     /// The sign-in form's cookie and CSRF token.
     static func signInForm(_ client: some TestClientProtocol) async throws -> (cookie: String, csrf: String) {
         try await client.execute(uri: "/sign-in", method: .get) { response in
