@@ -122,6 +122,9 @@ public protocol CheckinRepository: Sendable {
     /// The event's issuances, newest first, at most `limit`; only those with an error when `problemsOnly`.
     func issuances(event: EventID, problemsOnly: Bool, limit: Int) async throws -> [PassIssuance]
     func issuances(guest: GuestID, event: EventID) async throws -> [PassIssuance]
+    /// Sends the guest's pass again: unfinished issuances stop and a new one starts. False when the guest is
+    /// cancelled or has no e-mail or phone to send it to. Throws `notFound` for a guest the event does not have.
+    func resendPass(_ id: GuestID, event: EventID, at time: Date) async throws -> Bool
     /// A failed issuance runs its failed step again now, with its attempts reset. Throws `notFound` unless the
     /// event has that issuance in `failed`.
     func retryIssuance(_ id: String, event: EventID, at time: Date) async throws -> PassIssuance
@@ -171,6 +174,9 @@ public protocol CheckinRepository: Sendable {
     /// The session with this token hash and its organizer, expired or not.
     func webSession(tokenHash: String) async throws -> (WebSession, Organizer)?
     func deleteWebSession(tokenHash: String) async throws
+    /// Gives the organizer a new password hash and ends every session of theirs but `keeping` (the one that
+    /// changed it), in one transaction. Throws `notFound` for an organizer that does not exist.
+    func setOrganizerPassword(_ organizer: Int64, passwordHash: String, keeping tokenHash: String?) async throws
     /// Forgets the sessions that expired before `time`.
     func deleteExpiredWebSessions(before time: Date) async throws
 

@@ -79,6 +79,19 @@ extension PostgresCheckinRepository {
 
     // MARK: Issuances
 
+    public func resendPass(_ id: GuestID, event: EventID, at time: Date) async throws -> Bool {
+        try await transaction { connection in
+            guard let tenant = try await Self.tenantOfEvent(connection, event, logger: logger),
+                let guest = try await Self.guest(connection, id, event: event, lock: true, logger: logger)
+            else { throw RepositoryError.notFound("guest \(id.text)") }
+            guard guest.status == .active, guest.email != nil || guest.phone != nil else { return false }
+            try await Self.cancelIssuances(
+                connection, guest: id, event: event, reason: "sent again", at: time, logger: logger)
+            try await Self.startIssuance(connection, guest, tenant: tenant, at: time, logger: logger)
+            return true
+        }
+    }
+
     /// Starts an issuance for a guest with an e-mail or a phone (inside the caller's transaction).
     static func startIssuance(
         _ connection: PostgresConnection, _ guest: Guest, tenant: Int64, at time: Date, logger: Logger

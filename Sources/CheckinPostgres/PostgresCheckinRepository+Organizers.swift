@@ -70,6 +70,23 @@ extension PostgresCheckinRepository {
         return (session, try Self.organizer(row, prefix: "o_"))
     }
 
+    public func setOrganizerPassword(_ organizer: Int64, passwordHash: String, keeping tokenHash: String?)
+        async throws
+    {
+        try await transaction { connection in
+            let changed = try await connection.query(
+                "UPDATE organizer SET password_hash = \(passwordHash) WHERE id = \(organizer) RETURNING id",
+                logger: logger
+            ).collect()
+            guard !changed.isEmpty else { throw RepositoryError.notFound("organizer \(organizer)") }
+            try await connection.query(
+                """
+                DELETE FROM web_session
+                WHERE organizer_id = \(organizer) AND token_hash IS DISTINCT FROM \(tokenHash)
+                """, logger: logger)
+        }
+    }
+
     public func deleteWebSession(tokenHash: String) async throws {
         _ = try await rows("DELETE FROM web_session WHERE token_hash = \(tokenHash)")
     }

@@ -63,6 +63,17 @@ extension SQLiteCheckinRepository {
 
     // MARK: Issuances
 
+    public func resendPass(_ id: GuestID, event: EventID, at time: Date) async throws -> Bool {
+        try await writer.write { db in
+            guard let tenant = try Self.tenantOfEvent(db, event), let guest = try Self.guest(db, id, event: event)
+            else { throw RepositoryError.notFound("guest \(id.text)") }
+            guard guest.status == .active, guest.email != nil || guest.phone != nil else { return false }
+            try Self.cancelIssuances(db, guest: id, event: event, reason: "sent again", at: time)
+            try Self.startIssuance(db, guest, tenant: tenant, at: time)
+            return true
+        }
+    }
+
     /// Starts an issuance for a guest with an e-mail or a phone (inside the caller's transaction).
     static func startIssuance(_ db: Database, _ guest: Guest, tenant: Int64, at time: Date) throws {
         guard guest.status == .active, guest.email != nil || guest.phone != nil else { return }

@@ -21,6 +21,19 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func setOrganizerPassword(_ organizer: Int64, passwordHash: String, keeping tokenHash: String?)
+        async throws
+    {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE organizer SET password_hash = ? WHERE id = ?", arguments: [passwordHash, organizer])
+            guard db.changesCount == 1 else { throw RepositoryError.notFound("organizer \(organizer)") }
+            try db.execute(
+                sql: "DELETE FROM web_session WHERE organizer_id = ? AND token_hash IS NOT ?",
+                arguments: [organizer, tokenHash])
+        }
+    }
+
     public func organizer(email: String) async throws -> Organizer? {
         try await writer.read { db in
             try OrganizerRow.filter(OrganizerRow.Columns.email == Organizer.normalizedEmail(email)).fetchOne(db)?

@@ -35,8 +35,27 @@ extension CheckinAdmin {
         } catch RepositoryError.duplicateOrganizer(let address) {
             throw Failure.invalid(
                 "\(address) already has an account; if they are locked out after wrong passwords: "
-                    + "checkin-server unlock-organizer --email \(address)")
+                    + "checkin-server unlock-organizer --email \(address); for a new password: "
+                    + "checkin-server set-organizer-password --email \(address)")
         }
+    }
+
+    /// Sets an organizer's password (bcrypt, cost 12) and ends their other sessions: an operator's reset
+    /// (`checkin-server set-organizer-password`) or the organizer's own change (`keeping` their session).
+    public func setOrganizerPassword(email: String, password: String, keeping tokenHash: String? = nil) async throws
+        -> Organizer
+    {
+        let address = Organizer.normalizedEmail(email)
+        guard let organizer = try await repository.organizer(email: address) else {
+            throw Failure.notFound("an organizer with the address \(address)")
+        }
+        guard password.count >= Self.minimumPasswordLength else {
+            throw Failure.invalid("the password is shorter than \(Self.minimumPasswordLength) characters")
+        }
+        try await repository.setOrganizerPassword(
+            organizer.id, passwordHash: Bcrypt.hash(password, cost: 12), keeping: tokenHash)
+        try await audit(organizer.tenant, "organizer_password_set", "organizer \(address)")
+        return organizer
     }
 
     /// Lifts the sign-in pause of an organizer locked out by wrong passwords, from every address at once.

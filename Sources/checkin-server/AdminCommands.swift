@@ -100,6 +100,22 @@ struct CreateOrganizer: AsyncParsableCommand {
     }
 }
 
+struct SetOrganizerPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-organizer-password",
+        abstract: "Give an organizer a new password (read from standard input); their sessions end.")
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The e-mail address they sign in with.") var email: String
+
+    func run() async throws {
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw ValidationError("give the password on standard input (one line), e.g. from a file: < password.txt")
+        }
+        let organizer = try await withAdmin(options) { try await $0.setOrganizerPassword(email: email, password: line) }
+        note("set the password of organizer \(organizer.email); their sessions have ended")
+    }
+}
+
 struct UnlockOrganizer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlock-organizer",

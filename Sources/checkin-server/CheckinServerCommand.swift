@@ -16,6 +16,7 @@ struct CheckinServerCommand: AsyncParsableCommand {
             Serve.self, AdminToken.self, CreateTenant.self, CreateOrganizer.self, CreateEvent.self, ImportGuests.self,
             AddGuest.self,
             CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, UnlockOrganizer.self,
+            SetOrganizerPassword.self,
             Audit.self,
             SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self,
         ])

@@ -68,6 +68,38 @@ import Testing
         }
     }
 
+    /// The no-shows page lists the active guests not checked in, with their phone and e-mail to reach them, and
+    /// leaves out the cancelled and those who came; before the event starts it says "Not arrived yet".
+    @Test func noShowsAreTheActiveGuestsNotCheckedIn() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let guests = try await h.repository.addGuests(
+            [
+                NewGuest(name: "Came Early"), NewGuest(name: "Called Off"),
+                NewGuest(name: "Still Out", phone: "+1 555 0199", partySize: 3), NewGuest(name: "Also Out"),
+            ], event: event.id, at: h.clock.now())
+        _ = try await h.repository.cancelGuest(guests[1].id, event: event.id, at: h.clock.now())
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let north = try await client.enrol(h, event: event.id, door: "North")
+            _ = try await client.upload(
+                [north.item(1, guest: guests[0], at: h.clock.now())], event: event.id, as: north)
+            func page() async throws -> String {
+                try await client.execute(
+                    uri: "/events/\(event.id.rawValue)/no-shows", method: .get, headers: [.cookie: cookie]
+                ) { String(buffer: $0.body) }
+            }
+            h.clock.advance(by: -3600)
+            #expect(try await page().contains("<h1>Not arrived yet"))
+            h.clock.advance(by: 2 * 3600)
+            let html = try await page()
+            #expect(html.contains("<h1>No-shows") && html.contains("2 guests (4 people) not checked in"), "\(html)")
+            #expect(html.contains("Still Out") && html.contains("Also Out") && html.contains("+1 555 0199"))
+            #expect(!html.contains("Came Early") && !html.contains("Called Off"))
+        }
+    }
+
     /// Two hours of arrivals: the chart marks several times along its axis (it labelled only its first bar).
     @Test func theChartMarksTimesAlongTwoHours() async throws {
         let h = try await Harness(.sqliteInMemory)
@@ -102,8 +134,13 @@ import Testing
         #expect(histogram.doors == ["North", "South"])
         #expect(histogram.counts == [[2, 1], [1, 0], [0, 0], [0, 0]])
         #expect(histogram.peak == 3)
-        let long = ArrivalHistogram(checkIns: [("North", t)], now: t + 24 * 3600)
-        #expect(long.counts.count == ArrivalHistogram.maximumBuckets)
+        #expect(histogram.bucket == 300)
+        // A longer event in wider bars, all of it: 24 hours in 30-minute bars, the first check-in in the first.
+        let long = ArrivalHistogram(checkIns: [("North", t), ("South", t + 24 * 3600 - 1)], now: t + 24 * 3600)
+        #expect(long.bucket == 1800 && long.counts.count == 49 && long.start == t)
+        #expect(long.counts.first == [1, 0] && long.counts.last == [0, 0] && long.counts[47] == [0, 1])
+        let eightHours = ArrivalHistogram(checkIns: [("North", t)], now: t + 8 * 3600 - 1)
+        #expect(eightHours.bucket == 300 && eightHours.counts.count == 96)
         #expect(ArrivalHistogram(checkIns: [], now: t).counts.isEmpty)
     }
 }

@@ -453,6 +453,88 @@ import Testing
         #expect(actions.filter { $0 == "exported" }.count == 2)
     }
 
+    /// A guest checked in from the guest list: a scan from "organizer page" under the kiosks' rules, applied
+    /// once however often its form is sent, delivered to kiosks in the next delta; its undo removes the
+    /// check-in; a cancelled guest is refused with why.
+    @Test(arguments: RepositoryFactory.all)
+    func aGuestIsCheckedInFromThePageAndUndone(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, guests) = try await h.event(guests: 2)
+        try await h.organizer(of: tenant)
+        _ = try await h.repository.cancelGuest(guests[1].id, event: event.id, at: h.clock.now())
+        let base = "/events/\(event.id.rawValue)/guests"
+        let cursor = try await h.repository.rosterPage(event: event.id, page: nil, limit: 10).changeCursor
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let page = try await client.execute(uri: base, method: .get, headers: [.cookie: cookie]) {
+                String(buffer: $0.body)
+            }
+            let nonce = try #require(Self.hiddenValue(page, "nonce"))
+            #expect(page.contains("action=\"\(base)/\(guests[0].id.text)/check-in\""))
+            #expect(!page.contains("action=\"\(base)/\(guests[1].id.text)/check-in\""), "not for a cancelled guest")
+            func post(_ guest: Guest, _ action: String) async throws -> (HTTPResponse.Status, String?, String) {
+                try await client.execute(
+                    uri: "\(base)/\(guest.id.text)/\(action)", method: .post,
+                    headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&nonce=\(nonce)")
+                ) { ($0.status, $0.headers[.location], String(buffer: $0.body)) }
+            }
+            let first = try await post(guests[0], "check-in")
+            #expect(first.0 == .seeOther && first.1?.hasSuffix("notice=checked-in") == true)
+            let again = try await post(guests[0], "check-in")
+            #expect(again.0 == .seeOther, "the same form sent twice")
+            let checkedIn = try #require(try await h.repository.guest(guests[0].id, event: event.id)?.checkIn)
+            #expect(checkedIn.door == "Organizer page" && checkedIn.arrived == guests[0].partySize)
+            #expect(try await h.repository.checkInEvents(event: event.id).count == 1, "applied once")
+            let delta = try await h.repository.rosterChanges(event: event.id, since: cursor, limit: 10)
+            #expect(delta.guests.first { $0.id == guests[0].id }?.checkIn?.door == "Organizer page")
+
+            let refused = try await post(guests[1], "check-in")
+            #expect(refused.0 == .unprocessableContent && refused.2.contains("the registration is cancelled"))
+
+            let undone = try await post(guests[0], "undo-check-in")
+            #expect(undone.0 == .seeOther && undone.1?.hasSuffix("notice=check-in-undone") == true)
+            #expect(try await h.repository.guest(guests[0].id, event: event.id)?.checkIn == nil)
+            let kinds = try await h.repository.checkInEvents(event: event.id).map(\.kind)
+            #expect(kinds.filter { $0 == .revert }.count == 1)
+            #expect(try await post(guests[0], "undo-check-in").0 == .seeOther, "sent twice: applied once")
+        }
+    }
+
+    /// The guest list pages through every guest with the total, and sorts by name, status or arrival.
+    @Test func theGuestListPagesWithATotalAndSorts() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, event, guests) = try await h.event(guests: 250)
+        try await h.organizer(of: tenant)
+        let byName = guests.sorted { ($0.name.lowercased(), $0.id.text) < ($1.name.lowercased(), $1.id.text) }
+        _ = try await h.repository.cancelGuest(byName[0].id, event: event.id, at: h.clock.now())
+        let base = "/events/\(event.id.rawValue)/guests"
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let north = try await client.enrol(h, event: event.id, door: "North")
+            _ = try await client.upload(
+                [north.item(1, guest: byName[200], at: h.clock.now())], event: event.id, as: north)
+            func rows(_ query: String) async throws -> (String, [String]) {
+                let html = try await client.execute(uri: base + query, method: .get, headers: [.cookie: cookie]) {
+                    String(buffer: $0.body)
+                }
+                let ids = html.components(separatedBy: "<tr id=\"guest-").dropFirst().map { String($0.prefix(16)) }
+                return (html, ids)
+            }
+            let (first, firstIDs) = try await rows("")
+            #expect(first.contains("250 guests: 1–100, page 1 of 3"), "\(first)")
+            #expect(firstIDs == byName.prefix(100).map(\.id.text))
+            #expect(first.contains("href=\"\(base)?page=2\"") && !first.contains("rel=\"prev\""))
+            let (last, lastIDs) = try await rows("?page=3")
+            #expect(lastIDs.count == 50 && last.contains("201–250, page 3 of 3") && !last.contains("rel=\"next\""))
+            #expect(try await rows("?page=99").1 == lastIDs, "past the end: the last page")
+            #expect(try await rows("?sort=arrival").1.first == byName[200].id.text, "the latest arrival first")
+            let byStatus = try await rows("?sort=status&page=3").1
+            #expect(byStatus.last == byName[0].id.text, "cancelled last")
+            #expect(try await rows("?sort=status").1.first == byName[1].id.text, "expected first, by name")
+        }
+    }
+
     /// Cancelling a registration asks first (the list's button is a link to a page that says whose and what
     /// follows); a cancelled row looks cancelled and has a Restore button; restoring reaches kiosks in the next
     /// delta as an active row, as the cancellation did as a tombstone.

@@ -31,6 +31,51 @@ struct PassIssuanceTests {
         return PassIssuanceWorker(repository: h.repository, steps: steps, clock: h.clock, logger: logger)
     }
 
+    /// The organizer's guest page shows the guest's pass, downloads its image and sends it again (the unfinished
+    /// one stopped, a new one started); a guest with no address is told so, not sent anything.
+    @Test(arguments: RepositoryFactory.all)
+    func theGuestPageShowsDownloadsAndResendsThePass(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let steps = Self.steps(h, folder: RepositoryFactory.temporaryFolder())
+        let added = try await h.repository.addGuests(
+            [NewGuest(name: "Zoë Quinn", email: "zoe@example.org"), NewGuest(name: "No Address")], event: event.id,
+            at: h.clock.now())
+        _ = try await Self.worker(h, steps).runDue()
+        let first = try #require(try await h.repository.issuances(guest: added[0].id, event: event.id).first)
+        let base = "/events/\(event.id.rawValue)/guests"
+        try await h.app(issuance: steps).test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            func get(_ uri: String) async throws -> (HTTPResponse.Status, [UInt8]) {
+                try await client.execute(uri: uri, method: .get, headers: [.cookie: cookie]) {
+                    ($0.status, Array($0.body.readableBytesView))
+                }
+            }
+            let page = String(decoding: try await get("\(base)/\(added[0].id.text)/edit").1, as: UTF8.self)
+            #expect(page.contains("href=\"/p/\(try #require(first.pass))\""), "\(page)")
+            let image = try await get("\(base)/\(added[0].id.text)/pass.png")
+            #expect(image.0 == .ok && image.1 == first.image)
+            #expect(try await get("\(base)/\(added[1].id.text)/pass.png").0 == .notFound)
+
+            func resend(_ guest: Guest) async throws -> String? {
+                try await client.execute(
+                    uri: "\(base)/\(guest.id.text)/resend-pass", method: .post,
+                    headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: "csrf=\(csrf)")
+                ) { $0.headers[.location] }
+            }
+            #expect(try await resend(added[0])?.hasSuffix("notice=pass-resent") == true)
+            #expect(try await resend(added[1])?.hasSuffix("notice=no-address") == true)
+        }
+        let issuances = try await h.repository.issuances(guest: added[0].id, event: event.id)
+        #expect(issuances.count == 2)
+        #expect(issuances.first { $0.id == first.id }?.step == .cancelled, "the unfinished one stopped")
+        #expect(issuances.contains { $0.id != first.id && $0.step == .sign })
+        #expect(try await h.repository.issuances(guest: added[1].id, event: event.id).isEmpty)
+        let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
+        #expect(actions.filter { $0 == "pass_resent" }.count == 1)
+    }
+
     @Test(arguments: RepositoryFactory.all)
     func aGuestWithAnAddressGetsASignedPassRenderedAndStoredByItsTokensName(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)

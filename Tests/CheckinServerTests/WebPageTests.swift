@@ -68,6 +68,54 @@ import Testing
         ) { response in #expect(response.status == .ok) }
     }
 
+    /// An organizer changes their own password on /account: the current one first, the new one twice and long
+    /// enough; their other sessions end, this one stays; the old password no longer signs in, the new one does.
+    /// The operator's reset (`set-organizer-password`) ends every session.
+    @Test func anOrganizerChangesTheirPassword() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, _, _) = try await h.event()
+        try await h.organizer(of: tenant)
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await Self.signIn(client, email: "ann%40example.org")
+            let (other, _) = try await Self.signIn(client, email: "ann%40example.org")
+            #expect(
+                try await client.execute(uri: "/account", method: .get, headers: [.cookie: cookie]) {
+                    String(buffer: $0.body)
+                }.contains("ann@example.org"))
+            func change(_ current: String, _ new: String, _ repeated: String) async throws -> (
+                HTTPResponse.Status, String
+            ) {
+                try await client.execute(
+                    uri: "/account/password", method: .post, headers: Self.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&current=\(current)&password=\(new)&again=\(repeated)")
+                ) { ($0.status, String(buffer: $0.body)) }
+            }
+            let old = "correct+horse+battery"
+            #expect(try await change("wrong-password", "new+password+here", "new+password+here").1.contains("is wrong"))
+            #expect(try await change(old, "new+password+here", "new+password+there").1.contains("differ"))
+            #expect(try await change(old, "short", "short").1.contains("shorter than 10"))
+            #expect(try await change(old, "new+password+here", "new+password+here").0 == .seeOther)
+            func status(_ cookie: String) async throws -> HTTPResponse.Status {
+                try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie]) { $0.status }
+            }
+            #expect(try await status(cookie) == .ok, "this session stays")
+            #expect(try await status(other) == .seeOther, "the other session ended")
+            let form = try await SignInThrottleTests.signInForm(client)
+            #expect(
+                try await SignInThrottleTests.attempt(client, form, email: "ann%40example.org", password: old)
+                    == .unauthorized)
+            #expect(
+                try await SignInThrottleTests.attempt(
+                    client, form, email: "ann%40example.org", password: "new+password+here") == .seeOther)
+            // The operator's reset ends this session too.
+            _ = try await h.admin.setOrganizerPassword(email: "ann@example.org", password: "operator reset 1")
+            #expect(try await status(cookie) == .seeOther)
+        }
+        let actions = try await h.repository.auditEntries(tenant: tenant.id, limit: 50).map(\.action)
+        #expect(actions.filter { $0 == "organizer_password_set" }.count == 2)
+        #expect(actions.contains("password_change_refused"))
+    }
+
     /// The wording a new organizer tripped over: an unknown page is the site's own "Not found" with a way back
     /// (the API keeps its plain 404), the events list links every page of an event, counts of one are singular,
     /// and times name their zone instead of "(server time)".
@@ -174,7 +222,7 @@ import Testing
             let (cookie, pageCSRF) = try await Self.signIn(client, email: "ann%40example.org")
             try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie]) { response in
                 let html = String(buffer: response.body)
-                #expect(html.contains("Gala") && html.contains("Ann · Acme"))
+                #expect(html.contains("Gala") && html.contains("id=\"account-link\">Ann</a> · Acme"))
                 #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
             }
             // Signing out needs the session's token too.

@@ -1,7 +1,7 @@
 import CheckinCore
 import Foundation
 
-/// The dashboard's chart as SVG, drawn on the server: stacked bars of check-ins per 5 minutes, one colour per
+/// The dashboard's chart as SVG, drawn on the server: stacked bars of check-ins per bar width (5 minutes or wider for a long event), one colour per
 /// door, a legend, hour marks. Plain markup, no script, no library fetched by the browser.
 enum ArrivalChart {
     /// Door colours, each dark enough for white text and distinct from the others.
@@ -25,12 +25,12 @@ enum ArrivalChart {
         let peak = max(histogram.peak, 1)
         let step = plotWidth / Double(histogram.counts.count)
         let total = histogram.counts.joined().reduce(0, +)
-        let marks = markInterval(span: Double(histogram.counts.count) * ArrivalHistogram.bucket)
+        let marks = markInterval(span: Double(histogram.counts.count) * histogram.bucket)
         var parts: [String] = []
         parts.append(
             """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Int(width)) \(Int(height + 24))" role="img" \
-            aria-label="\(total) check-ins in 5-minute bars by door since \(timeText.time(histogram.start))" class="chart">
+            aria-label="\(total) check-ins in \(Int(histogram.bucket / 60))-minute bars by door since \(timeText.time(histogram.start))" class="chart">
             """)
         // The y axis: zero and the peak.
         parts.append(line(left, top, left, top + plotHeight))
@@ -43,7 +43,7 @@ enum ArrivalChart {
             for (door, count) in bucket.enumerated() where count > 0 {
                 let barHeight = plotHeight * Double(count) / Double(peak)
                 y -= barHeight
-                let from = histogram.start.addingTimeInterval(Double(index) * ArrivalHistogram.bucket)
+                let from = histogram.start.addingTimeInterval(Double(index) * histogram.bucket)
                 parts.append(
                     """
                     <rect x="\(fmt(x + 1))" y="\(fmt(y))" width="\(fmt(max(step - 2, 1)))" height="\(fmt(barHeight))" \
@@ -53,9 +53,9 @@ enum ArrivalChart {
             }
             // Time marks: the first bar, then whole multiples of an interval of local time (about five along the
             // axis), none too close to the first.
-            let from = histogram.start.addingTimeInterval(Double(index) * ArrivalHistogram.bucket)
+            let from = histogram.start.addingTimeInterval(Double(index) * histogram.bucket)
             let local = Int(from.timeIntervalSince1970) + timeText.offset(at: from)
-            if index == 0 || (local % marks == 0 && Double(index) * ArrivalHistogram.bucket >= Double(marks) / 2) {
+            if index == 0 || (local % marks == 0 && Double(index) * histogram.bucket >= Double(marks) / 2) {
                 parts.append(label(x, top + plotHeight + 18, timeText.time(from), anchor: "start"))
             }
         }

@@ -35,6 +35,8 @@ struct DashboardView {
     var doubleEntries: Int
     var doubleEntriesWord: String
     var chart: String
+    /// "5 minutes", "30 minutes", "2 hours": the width of the chart's bars.
+    var chartWidth: String
     var recent: [Arrival]
     var hasRecent: Bool
     var alerts: [Arrival]
@@ -58,8 +60,10 @@ struct DashboardView {
         percent = counts.guests == 0 ? 0 : counts.checkedIn * 100 / counts.guests
         cancelled = counts.cancelled
         hasCancelled = counts.cancelled > 0
-        chart = ArrivalChart.svg(
-            ArrivalHistogram(checkIns: checkIns.map { ($0.door, $0.at) }, now: now), timeText: time)
+        let histogram = ArrivalHistogram(checkIns: checkIns.map { ($0.door, $0.at) }, now: now)
+        chart = ArrivalChart.svg(histogram, timeText: time)
+        let minutes = Int(histogram.bucket / 60)
+        chartWidth = minutes < 60 ? "\(minutes) minutes" : minutes == 60 ? "hour" : "\(minutes / 60) hours"
         func arrival(_ guest: Guest) -> Arrival {
             let checkIn = guest.checkIn
             return Arrival(

@@ -13,8 +13,14 @@ struct GuestsView {
         var party: String
         var state: String
         var cancellable: Bool
+        /// Active and not checked in: the Check in button.
+        var canCheckIn: Bool
+        /// Checked in: the Undo check-in button.
+        var checkedIn: Bool
         var eventId: UInt32
         var csrf: String
+        /// The page's nonce: a check-in form sent twice is applied once.
+        var nonce: String
     }
 
     struct Line {
@@ -35,8 +41,27 @@ struct GuestsView {
         var csrf: String
     }
 
+    /// Guests on one page of the list.
     static let limit = 100
     static let passLimit = 20
+    /// The most guests a search reads to count, sort and page (far beyond any one event's list).
+    static let searchLimit = 200_000
+
+    /// How the list is ordered.
+    enum Sort: String, CaseIterable {
+        /// By name.
+        case name
+        /// Expected first, then checked in, then cancelled; by name within each.
+        case status
+        /// The latest check-in first; those not arrived after, by name.
+        case arrival
+    }
+
+    struct SortLink {
+        var label: String
+        var url: String
+        var current: Bool
+    }
 
     var eventId: UInt32
     var eventName: String
@@ -44,12 +69,15 @@ struct GuestsView {
     var query: String
     var guests: [Row]
     var shown: String
-    var more: Bool
-    var limit = Self.limit
+    var sortLinks: [SortLink]
+    var previous: String?
+    var next: String?
     var notice: String?
     /// What went wrong with a form, shown in that form's card (where the organizer is looking), not at the top
     /// of the page.
-    enum Form { case walkIn, csvImport }
+    enum Form { case list, walkIn, csvImport }
+    /// A problem with an action of the list (a check-in refused): above the list.
+    var listProblem: String?
     var walkInProblem: String?
     var importProblem: String?
     var lines: [Line]
@@ -61,6 +89,26 @@ struct GuestsView {
     static let listedProblems = 50
     var passes: [Pass] = []
     var hasPasses = false
+
+    static func sorted(_ guests: [Guest], by sort: Sort) -> [Guest] {
+        switch sort {
+        case .name:
+            return guests
+        case .status:
+            func rank(_ guest: Guest) -> Int { guest.status == .cancelled ? 2 : guest.checkIn == nil ? 0 : 1 }
+            return guests.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
+                .map(\.element)
+        case .arrival:
+            return guests.enumerated().sorted { a, b in
+                switch (a.element.checkIn?.at, b.element.checkIn?.at) {
+                case (let x?, let y?): return x != y ? x > y : a.offset < b.offset
+                case (.some, nil): return true
+                case (nil, .some): return false
+                case (nil, nil): return a.offset < b.offset
+                }
+            }.map(\.element)
+        }
+    }
 
     mutating func showPasses(_ issuances: [PassIssuance], names: [GuestID: String], timeZone: TimeZone, now: Date) {
         let time = TimeText(now: now, timeZone: timeZone)
@@ -82,17 +130,37 @@ struct GuestsView {
     init(
         event: Event, guests: [Guest], query: String, csrf: String, notice: String?,
         problem: (text: String, form: Form)? = nil, lines: [GuestCSV.Problem] = [],
-        walkIn: [String: String] = ["partySize": "1"], timeZone: TimeZone, now: Date
+        walkIn: [String: String] = ["partySize": "1"], sort: Sort = .name, page: Int = 1, timeZone: TimeZone,
+        now: Date
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
         eventId = event.id.rawValue
         eventName = event.name
         self.csrf = csrf
         self.query = query
-        more = guests.count > Self.limit
-        let listed = guests.prefix(Self.limit)
-        let count = TimeText.counted(listed.count, "guest")
-        shown = query.isEmpty ? count : "\(count) \(listed.count == 1 ? "matches" : "match") '\(query)'"
+        let nonce = Secrets.randomBase32(bytes: 10)
+        let sorted = Self.sorted(guests, by: sort)
+        let pages = max(1, (sorted.count + Self.limit - 1) / Self.limit)
+        let page = min(max(1, page), pages)
+        let listed = sorted.dropFirst((page - 1) * Self.limit).prefix(Self.limit)
+        let count = TimeText.counted(sorted.count, "guest")
+        let matching = query.isEmpty ? count : "\(count) \(sorted.count == 1 ? "matches" : "match") '\(query)'"
+        shown =
+            pages == 1
+            ? matching
+            : "\(matching): \((page - 1) * Self.limit + 1)–\((page - 1) * Self.limit + listed.count), page \(page) of \(pages)"
+        func url(sort: Sort, page: Int) -> String {
+            var parts: [String] = []
+            if !query.isEmpty {
+                parts.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+            }
+            if sort != .name { parts.append("sort=\(sort.rawValue)") }
+            if page > 1 { parts.append("page=\(page)") }
+            return "/events/\(event.id.rawValue)/guests" + (parts.isEmpty ? "" : "?" + parts.joined(separator: "&"))
+        }
+        sortLinks = Sort.allCases.map { SortLink(label: $0.rawValue, url: url(sort: $0, page: 1), current: $0 == sort) }
+        previous = page > 1 ? url(sort: sort, page: page - 1) : nil
+        next = page < pages ? url(sort: sort, page: page + 1) : nil
         self.guests = listed.map { guest in
             let state: String
             if guest.status == .cancelled {
@@ -105,9 +173,11 @@ struct GuestsView {
             return Row(
                 id: guest.id.text, name: guest.name, email: guest.email ?? "", code: guest.id.displayCode,
                 party: String(guest.partySize), state: state, cancellable: guest.status == .active,
-                eventId: event.id.rawValue, csrf: csrf)
+                canCheckIn: guest.status == .active && guest.checkIn == nil, checkedIn: guest.checkIn != nil,
+                eventId: event.id.rawValue, csrf: csrf, nonce: nonce)
         }
         self.notice = notice
+        listProblem = problem.flatMap { $0.form == .list ? $0.text : nil }
         walkInProblem = problem.flatMap { $0.form == .walkIn ? $0.text : nil }
         importProblem = problem.flatMap { $0.form == .csvImport ? $0.text : nil }
         self.lines = lines.prefix(Self.listedProblems).map { Line(line: $0.line, message: $0.message) }

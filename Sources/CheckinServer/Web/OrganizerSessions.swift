@@ -51,6 +51,11 @@ struct OrganizerSessions: Sendable {
         return (organizer, Self.cookie(Self.sessionCookie, token, maxAge: Int(WebSession.lifetime)))
     }
 
+    /// Whether `password` is the organizer's (bcrypt, on NIO's blocking pool).
+    func verify(_ organizer: Organizer, password: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: organizer.passwordHash) }
+    }
+
     func close(_ signed: Signed) async throws -> Cookie {
         try await repository.deleteWebSession(tokenHash: signed.session.tokenHash)
         return Self.cookie(Self.sessionCookie, "", maxAge: 0)

@@ -35,19 +35,22 @@ extension WebController {
             let unchanged = Self.queryValue(request, "unchanged").flatMap(Int.init) ?? 0
             notice = Self.imported(count, updated: max(0, updated), unchanged: max(0, unchanged))
         }
-        return try await guestsPage(signed, event, query: query, notice: notice)
+        let sort = Self.queryValue(request, "sort").flatMap(GuestsView.Sort.init) ?? .name
+        let page = Self.queryValue(request, "page").flatMap(Int.init) ?? 1
+        return try await guestsPage(signed, event, query: query, notice: notice, sort: sort, page: page)
     }
 
     func guestsPage(
         _ signed: OrganizerSessions.Signed, _ event: Event, query: String, notice: String?,
         problem: (text: String, form: GuestsView.Form)? = nil,
         lines: [GuestCSV.Problem] = [], walkIn: [String: String] = ["partySize": "1"],
-        status: HTTPResponse.Status = .ok
+        sort: GuestsView.Sort = .name, page: Int = 1, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let found = try await repository.searchGuests(event: event.id, text: query, limit: GuestsView.limit + 1)
+        let found = try await repository.searchGuests(event: event.id, text: query, limit: GuestsView.searchLimit)
         var view = GuestsView(
             event: event, guests: found, query: query, csrf: signed.session.csrfToken, notice: notice,
-            problem: problem, lines: lines, walkIn: walkIn, timeZone: pages.timeZone, now: clock.now())
+            problem: problem, lines: lines, walkIn: walkIn, sort: sort, page: page, timeZone: pages.timeZone,
+            now: clock.now())
         let stuck = try await repository.issuances(event: event.id, problemsOnly: true, limit: GuestsView.passLimit)
         var names: [GuestID: String] = [:]
         for issuance in stuck where names[issuance.guest] == nil {
@@ -83,6 +86,11 @@ extension WebController {
             "Registration cancelled. Kiosks will refuse the pass after their next roster update. "
                 + "A mistake? Restore it below."
         case "edited": "Guest saved. Kiosks learn the change with their next roster update."
+        case "pass-resent": "The pass is on its way again."
+        case "no-address": "Not sent: the guest has no e-mail address (or is cancelled)."
+        case "checked-in": "Checked in from this page. Kiosks learn it with their next roster update."
+        case "check-in-undone": "Check-in undone. Kiosks learn it with their next roster update."
+        case "already-checked-in": "Already checked in: the earlier check-in stands."
         case "reinstated": "Registration restored. Kiosks admit the pass again after their next roster update."
         case "imported": "Guests imported."
         case "revoked": "Device revoked: its token no longer works. What it sent before stays."
@@ -135,6 +143,58 @@ extension WebController {
         }
     }
 
+    struct PageScanForm: Decodable {
+        var csrf: String?
+        var nonce: String?
+    }
+
+    /// `POST /events/{id}/guests/{guest}/check-in`: a check-in from "organizer page" (a guest at the desk, a
+    /// door whose kiosk is down); the same rules as a kiosk's scan.
+    @Sendable func checkInGuest(_ request: Request, context: EventPageContext) async throws -> Response {
+        try await pageScan(request, context, undo: false)
+    }
+
+    /// `POST /events/{id}/guests/{guest}/undo-check-in`: undoes the guest's check-in, wherever it was made.
+    @Sendable func undoCheckIn(_ request: Request, context: EventPageContext) async throws -> Response {
+        try await pageScan(request, context, undo: true)
+    }
+
+    func pageScan(_ request: Request, _ context: EventPageContext, undo: Bool) async throws -> Response {
+        let form = try await Self.form(PageScanForm.self, request, context)
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
+        let code = context.parameters.get("guestId") ?? ""
+        let list = "/events/\(event.id.rawValue)/guests?q=\(code)"
+        do {
+            let admin = admin(signed)
+            let outcome =
+                undo
+                ? try await admin.undoCheckInFromPage(code, event: event.id, nonce: form.nonce ?? "")
+                : try await admin.checkInFromPage(code, event: event.id, nonce: form.nonce ?? "")
+            switch outcome.kind {
+            case .applied: return Self.redirect(list + (undo ? "&notice=check-in-undone" : "&notice=checked-in"))
+            case .superseded: return Self.redirect(list + "&notice=already-checked-in")
+            case .recorded, .rejected:
+                let why =
+                    switch outcome.reason {
+                    case "cancelled": "the registration is cancelled"
+                    case "event_over": "the event is over"
+                    case "not_checked_in": "the guest is not checked in"
+                    default: outcome.reason ?? "refused"
+                    }
+                return try await guestsPage(
+                    signed, event, query: code, notice: nil,
+                    problem: ((undo ? "Not undone: " : "Not checked in: ") + why + ".", .list),
+                    status: .unprocessableContent)
+            }
+        } catch CheckinAdmin.Failure.notFound {
+            return try await notFound(signed, request)
+        } catch let failure as CheckinAdmin.Failure {
+            return try await guestsPage(
+                signed, event, query: code, notice: nil, problem: ("\(failure)", .list), status: .unprocessableContent)
+        }
+    }
+
     struct EditForm: Decodable {
         var csrf: String?
         var name: String?
@@ -152,12 +212,47 @@ extension WebController {
         guard let id = GuestID(text: context.parameters.get("guestId") ?? ""),
             let guest = try await repository.guest(id, event: event.id)
         else { return try await notFound(signed, request) }
-        return editPage(signed, event, guest, typed: nil, problem: nil)
+        let notice = Self.queryValue(request, "notice").flatMap(Self.notices)
+        return try await editPage(signed, event, guest, typed: nil, problem: nil, notice: notice)
+    }
+
+    /// The guest's latest pass that was made (signed), if any.
+    func latestPass(_ guest: Guest) async throws -> PassIssuance? {
+        try await repository.issuances(guest: guest.id, event: guest.event).filter { $0.pass != nil }
+            .max { $0.createdAt < $1.createdAt }
+    }
+
+    /// `GET /events/{id}/guests/{guest}/pass.png`: the image of the guest's latest pass, to download.
+    @Sendable func passImage(_ request: Request, context: EventPageContext) async throws -> Response {
+        let (signed, event) = (context.signed, context.event)
+        guard let id = GuestID(text: context.parameters.get("guestId") ?? ""),
+            let guest = try await repository.guest(id, event: event.id),
+            let image = try await latestPass(guest)?.image
+        else { return try await notFound(signed, request) }
+        var headers = WebPages.headers(type: "image/png")
+        headers[.contentDisposition] = "attachment; filename=\"pass-\(guest.id.displayCode).png\""
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image)))
+    }
+
+    /// `POST /events/{id}/guests/{guest}/resend-pass`: the pass again, by e-mail.
+    @Sendable func resendPass(_ request: Request, context: EventPageContext) async throws -> Response {
+        let form = try await Self.form(CSRFForm.self, request, context)
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
+        let code = context.parameters.get("guestId") ?? ""
+        do {
+            let started = try await admin(signed).resendPass(code, event: event.id)
+            return Self.redirect(
+                "/events/\(event.id.rawValue)/guests/\(code)/edit?notice=\(started ? "pass-resent" : "no-address")")
+        } catch is CheckinAdmin.Failure {
+            return try await notFound(signed, request)
+        }
     }
 
     func editPage(
-        _ signed: OrganizerSessions.Signed, _ event: Event, _ guest: Guest, typed: [String: String]?, problem: String?
-    ) -> Response {
+        _ signed: OrganizerSessions.Signed, _ event: Event, _ guest: Guest, typed: [String: String]?, problem: String?,
+        notice: String? = nil
+    ) async throws -> Response {
         let values =
             typed ?? [
                 "name": guest.name, "email": guest.email ?? "", "phone": guest.phone ?? "",
@@ -169,6 +264,15 @@ extension WebController {
             "code": guest.id.displayCode, "csrf": signed.session.csrfToken, "guest": values,
         ]
         if let problem { page["problem"] = problem }
+        if let notice { page["notice"] = notice }
+        if let pass = try await latestPass(guest), let token = pass.pass {
+            page["passURL"] = "/p/\(token)"
+            page["passImage"] = pass.image != nil
+            page["passSent"] =
+                pass.sentAt.map { TimeText(now: clock.now(), timeZone: pages.timeZone).relative($0) }
+                ?? "not sent yet (\(pass.step.rawValue))"
+        }
+        page["canResend"] = guest.status == .active && (guest.email != nil || guest.phone != nil)
         return pages.html("guest-edit", page, signed: signed, status: problem == nil ? .ok : .unprocessableContent)
     }
 
@@ -207,7 +311,7 @@ extension WebController {
                 event: event.id)
             return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(id.text)&notice=edited")
         } catch let failure as CheckinAdmin.Failure {
-            return editPage(signed, event, guest, typed: typed, problem: "Not saved: \(failure)")
+            return try await editPage(signed, event, guest, typed: typed, problem: "Not saved: \(failure)")
         }
     }
 

@@ -51,17 +51,24 @@ struct WebController: Sendable {
             .group(context: OrganizerContext.self)
         signedIn.post("sign-out", use: submitSignOut)
         signedIn.get("events", use: events)
+        signedIn.get("account", use: account)
+        signedIn.post("account/password", use: changePassword)
         let event = signedIn.group("events/:eventId")
             .add(middleware: EventOwnerMiddleware(web: self))
             .group(context: EventPageContext.self)
         event.get(use: dashboard)
         event.get("monitor", use: monitor)
         event.get("double-entries", use: doubleEntries)
+        event.get("no-shows", use: noShows)
         event.get("guests", use: guests)
         event.post("guests", use: addGuest)
         event.post("guests/import", use: previewImport)
         event.post("guests/import/confirm", use: importGuests)
+        event.post("guests/:guestId/check-in", use: checkInGuest)
+        event.post("guests/:guestId/undo-check-in", use: undoCheckIn)
         event.get("guests/:guestId/edit", use: editGuestPage)
+        event.get("guests/:guestId/pass.png", use: passImage)
+        event.post("guests/:guestId/resend-pass", use: resendPass)
         event.post("guests/:guestId/edit", use: editGuest)
         event.get("guests/:guestId/cancel", use: confirmCancelGuest)
         event.post("guests/:guestId/cancel", use: cancelGuest)
@@ -209,7 +216,8 @@ struct WebController: Sendable {
 
     func dashboardView(_ event: Event) async throws -> DashboardView {
         let now = clock.now()
-        let chartFrom = now.addingTimeInterval(-Double(ArrivalHistogram.maximumBuckets) * ArrivalHistogram.bucket)
+        // The whole event: from a day before it starts (doors may open early), in bars as wide as it needs.
+        let chartFrom = event.startsAt.addingTimeInterval(-24 * 3600)
         return DashboardView(
             event: event, counts: try await repository.counts(event: event.id),
             checkIns: try await repository.checkInTimes(event: event.id, since: chartFrom),

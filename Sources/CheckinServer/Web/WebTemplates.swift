@@ -7,6 +7,7 @@ enum WebTemplates {
         "dashboard-live": dashboardLive, "guests": guests, "devices": devices, "pass": pass,
         "double-entries": doubleEntries,
         "pass-missing": passMissing, "confirm": confirm, "import-preview": importPreview, "guest-edit": guestEdit,
+        "no-shows": noShows, "account": account,
     ]
 
     /// The guest's pass on a phone: no organizer header, nothing but the pass.
@@ -62,7 +63,33 @@ enum WebTemplates {
           <a href="/events/{{eventId}}/guests">Guests</a>
           <a href="/events/{{eventId}}/devices">Devices</a>
           <a href="/events/{{eventId}}/double-entries">Double entries</a>
+          <a href="/events/{{eventId}}/no-shows">No-shows</a>
         </nav>
+        """
+
+    /// The active guests not checked in, with how to reach them.
+    static let noShows = """
+        {{<layout}}
+        {{$title}}{{heading}} · {{eventName}}{{/title}}
+        {{$content}}
+        <h1>{{heading}} <span class="muted">{{eventName}}</span></h1>
+        {{> event-nav}}
+        <p id="no-show-count">{{countText}}</p>
+        {{#hasGuests}}
+        <table class="list" id="no-shows">
+          <thead><tr><th scope="col">Guest</th><th scope="col">Party</th><th scope="col">Phone</th>
+            <th scope="col">E-mail</th></tr></thead>
+          <tbody>
+          {{#guests}}
+          <tr id="guest-{{id}}"><th scope="row">{{name}}<br><span class="muted small"><code>{{code}}</code></span></th>
+            <td data-label="Party">{{party}}</td><td data-label="Phone">{{phone}}</td>
+            <td data-label="E-mail">{{email}}</td></tr>
+          {{/guests}}
+          </tbody>
+        </table>
+        {{/hasGuests}}
+        {{/content}}
+        {{/layout}}
         """
 
     /// Guests admitted at two doors while the doors were offline: the check-in that counts and the other.
@@ -122,7 +149,7 @@ enum WebTemplates {
           </ul>
         </section>
         {{/hasAlerts}}
-        <h2>Arrivals per 5 minutes, by door</h2>
+        <h2>Arrivals per {{chartWidth}}, by door, the whole event</h2>
         <div class="card chart-box">{{{chart}}}</div>
         <h2>Last check-ins</h2>
         {{^hasRecent}}<p>No check-ins yet.</p>{{/hasRecent}}
@@ -150,7 +177,7 @@ enum WebTemplates {
         <header class="top">
           <a class="brand" href="/events">Check-in</a>
           {{#organizer}}
-          <span class="who">{{name}} · {{tenantName}}</span>
+          <span class="who"><a href="/account" id="account-link">{{name}}</a> · {{tenantName}}</span>
           <form method="post" action="/sign-out" class="inline">
             <input type="hidden" name="csrf" value="{{csrf}}">
             <button type="submit">Sign out</button>
@@ -305,6 +332,30 @@ enum WebTemplates {
         {{/layout}}
         """
 
+    /// The organizer's own account: a new password.
+    static let account = """
+        {{<layout}}
+        {{$title}}Account · Check-in{{/title}}
+        {{$content}}
+        <form method="post" action="/account/password" class="card narrow" id="change-password">
+          <h1>Change your password</h1>
+          <p class="muted">{{email}}</p>
+          {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+          {{#problem}}<div class="error" role="alert"><p>{{problem}}</p></div>{{/problem}}
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <label for="current">Current password</label>
+          <input id="current" name="current" type="password" autocomplete="current-password" required>
+          <label for="password">New password (at least {{minimum}} characters)</label>
+          <input id="password" name="password" type="password" autocomplete="new-password" required minlength="{{minimum}}">
+          <label for="again">New password again</label>
+          <input id="again" name="again" type="password" autocomplete="new-password" required minlength="{{minimum}}">
+          <p class="muted small">Your other sessions end; this one stays signed in.</p>
+          <button type="submit" id="save-password">Change password</button>
+        </form>
+        {{/content}}
+        {{/layout}}
+        """
+
     /// One guest's fields to change.
     static let guestEdit = """
         {{<layout}}
@@ -312,6 +363,7 @@ enum WebTemplates {
         {{$content}}
         <form method="post" action="/events/{{eventId}}/guests/{{id}}/edit" class="card narrow" id="edit-guest">
           <h1>Edit guest <code>{{code}}</code></h1>
+          {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
           {{#problem}}<div class="error" role="alert"><p>{{problem}}</p></div>{{/problem}}
           <input type="hidden" name="csrf" value="{{csrf}}">
           <label for="name">Name</label><input id="name" name="name" required maxlength="200" value="{{guest.name}}">
@@ -331,6 +383,16 @@ enum WebTemplates {
           <button type="submit" id="save-guest">Save</button>
           <a href="/events/{{eventId}}/guests?q={{id}}">Cancel</a>
         </form>
+        <section class="card narrow" id="pass">
+          <h2>Pass</h2>
+          {{#passURL}}<p>Sent {{passSent}}. <a href="{{passURL}}" id="show-pass">Show the pass</a>
+            {{#passImage}} · <a href="/events/{{eventId}}/guests/{{id}}/pass.png" id="download-pass">Download its image</a>{{/passImage}}</p>{{/passURL}}
+          {{^passURL}}<p>No pass made yet.</p>{{/passURL}}
+          {{#canResend}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/resend-pass">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <button type="submit" class="secondary" id="resend-pass">Send the pass again</button>
+          </form>{{/canResend}}
+        </section>
         {{/content}}
         {{/layout}}
         """
@@ -353,12 +415,14 @@ enum WebTemplates {
         <h1>Guests <span class="muted">{{eventName}}</span></h1>
         {{> event-nav}}
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#listProblem}}<div class="error" role="alert" id="list-problem"><p>{{listProblem}}</p></div>{{/listProblem}}
         <form method="get" action="/events/{{eventId}}/guests" class="search" role="search">
           <label for="q">Search by name, e-mail or confirmation code</label>
           <input id="q" name="q" type="search" value="{{query}}">
           <button type="submit">Search</button>
         </form>
-        <p class="muted">{{shown}}{{#more}} (the first {{limit}}: type more to narrow){{/more}} · Download:
+        <p class="muted" id="shown">{{shown}} · Sort by:
+          {{#sortLinks}}{{#current}}<strong aria-current="true">{{label}}</strong>{{/current}}{{^current}}<a href="{{url}}">{{label}}</a>{{/current}} {{/sortLinks}}· Download:
           <a href="/events/{{eventId}}/export/guests.csv" id="export-guests">guests (CSV)</a> ·
           <a href="/events/{{eventId}}/export/check-ins.csv" id="export-check-ins">check-ins (CSV)</a></p>
         <table class="list" id="guests">
@@ -369,7 +433,13 @@ enum WebTemplates {
           <tr id="guest-{{id}}"{{^cancellable}} class="cancelled"{{/cancellable}}><th scope="row"><span class="name">{{name}}</span><br><span class="muted small">{{email}}</span></th>
             <td data-label="Code"><code>{{code}}</code></td><td data-label="Party">{{party}}</td>
             <td data-label="State">{{^cancellable}}<span class="pill pill-offline">cancelled</span>{{/cancellable}}{{#cancellable}}{{state}}{{/cancellable}}</td>
-            <td><a class="button secondary" href="/events/{{eventId}}/guests/{{id}}/edit" aria-label="Edit {{name}}">Edit</a>
+            <td>{{#canCheckIn}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/check-in" class="inline">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="nonce" value="{{nonce}}">
+              <button type="submit" aria-label="Check in {{name}}">Check in</button></form>{{/canCheckIn}}
+              {{#checkedIn}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/undo-check-in" class="inline">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="nonce" value="{{nonce}}">
+              <button type="submit" class="secondary" aria-label="Undo the check-in of {{name}}">Undo check-in</button></form>{{/checkedIn}}
+              <a class="button secondary" href="/events/{{eventId}}/guests/{{id}}/edit" aria-label="Edit {{name}}">Edit</a>
               {{#cancellable}}<a class="button secondary" href="/events/{{eventId}}/guests/{{id}}/cancel" aria-label="Cancel {{name}}">Cancel…</a>{{/cancellable}}
               {{^cancellable}}<form method="post" action="/events/{{eventId}}/guests/{{id}}/reinstate" class="inline">
               <input type="hidden" name="csrf" value="{{csrf}}">
@@ -377,6 +447,8 @@ enum WebTemplates {
           {{/guests}}
           </tbody>
         </table>
+        {{#previous}}<a href="{{previous}}" rel="prev" id="previous-page">← Previous</a>{{/previous}}
+        {{#next}}<a href="{{next}}" rel="next" id="next-page">Next →</a>{{/next}}
         {{#hasPasses}}
         <section class="card" id="passes" aria-labelledby="passes-title">
           <h2 id="passes-title">Passes not delivered</h2>
