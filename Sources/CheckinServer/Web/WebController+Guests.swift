@@ -101,40 +101,51 @@ extension WebController {
         }
     }
 
-    struct WalkInForm: Decodable {
+    /// The walk-in and edit forms' fields, as typed.
+    struct GuestForm: Decodable {
         var csrf: String?
         var name: String?
         var email: String?
+        var phone: String?
         var partySize: String?
         var accessType: String?
+        var checkInNote: String?
         var arrivalAlert: String?
-    }
 
-    @Sendable func addGuest(_ request: Request, context: EventPageContext) async throws -> Response {
-        let form = try await Self.form(WalkInForm.self, request, context)
-        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
-        let (signed, event) = (context.signed, context.event)
-        func blank(_ text: String?) -> String? {
-            let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
-            return trimmed.isEmpty ? nil : trimmed
+        /// What was typed, to show again beside a refusal.
+        var typed: [String: String] {
+            [
+                "name": name ?? "", "email": email ?? "", "phone": phone ?? "", "partySize": partySize ?? "",
+                "accessType": accessType ?? "", "checkInNote": checkInNote ?? "", "arrivalAlert": arrivalAlert ?? "",
+            ]
         }
-        let typed = [
-            "name": form.name ?? "", "email": form.email ?? "", "partySize": form.partySize ?? "",
-            "accessType": form.accessType ?? "", "arrivalAlert": form.arrivalAlert ?? "",
-        ]
-        do {
-            var partySize: Int?
-            if let text = blank(form.partySize) {
+
+        /// The guest's values: blank fields left out, the party size a number (else `Failure.invalid`).
+        func input() throws -> GuestInput {
+            func blank(_ text: String?) -> String? {
+                let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
+                return trimmed.isEmpty ? nil : trimmed
+            }
+            var size: Int?
+            if let text = blank(partySize) {
                 guard let number = Int(text) else {
                     throw CheckinAdmin.Failure.invalid("party size '\(text)' is not a number")
                 }
-                partySize = number
+                size = number
             }
-            let guest = try await admin(signed).addGuest(
-                GuestInput(
-                    name: form.name ?? "", email: blank(form.email), partySize: partySize,
-                    accessType: blank(form.accessType), arrivalAlert: blank(form.arrivalAlert)),
-                event: event.id)
+            return GuestInput(
+                name: name ?? "", email: blank(email), phone: blank(phone), partySize: size,
+                accessType: blank(accessType), checkInNote: blank(checkInNote), arrivalAlert: blank(arrivalAlert))
+        }
+    }
+
+    @Sendable func addGuest(_ request: Request, context: EventPageContext) async throws -> Response {
+        let form = try await Self.form(GuestForm.self, request, context)
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
+        let typed = form.typed
+        do {
+            let guest = try await admin(signed).addGuest(try form.input(), event: event.id)
             return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(guest.id.text)&notice=added")
         } catch let failure as CheckinAdmin.Failure {
             return try await guestsPage(
@@ -193,17 +204,6 @@ extension WebController {
             return try await guestsPage(
                 signed, event, query: code, notice: nil, problem: ("\(failure)", .list), status: .unprocessableContent)
         }
-    }
-
-    struct EditForm: Decodable {
-        var csrf: String?
-        var name: String?
-        var email: String?
-        var phone: String?
-        var partySize: String?
-        var accessType: String?
-        var checkInNote: String?
-        var arrivalAlert: String?
     }
 
     /// `GET /events/{id}/guests/{guest}/edit`: the guest's fields in a form.
@@ -279,36 +279,15 @@ extension WebController {
     /// `POST /events/{id}/guests/{guest}/edit`: new values, checked by the server; kiosks learn them with their
     /// next roster update.
     @Sendable func editGuest(_ request: Request, context: EventPageContext) async throws -> Response {
-        let form = try await Self.form(EditForm.self, request, context)
+        let form = try await Self.form(GuestForm.self, request, context)
         if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
         let (signed, event) = (context.signed, context.event)
         guard let id = GuestID(text: context.parameters.get("guestId") ?? ""),
             let guest = try await repository.guest(id, event: event.id)
         else { return try await notFound(signed, request) }
-        func blank(_ text: String?) -> String? {
-            let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
-            return trimmed.isEmpty ? nil : trimmed
-        }
-        let typed = [
-            "name": form.name ?? "", "email": form.email ?? "", "phone": form.phone ?? "",
-            "partySize": form.partySize ?? "", "accessType": form.accessType ?? "",
-            "checkInNote": form.checkInNote ?? "", "arrivalAlert": form.arrivalAlert ?? "",
-        ]
+        let typed = form.typed
         do {
-            var partySize: Int?
-            if let text = blank(form.partySize) {
-                guard let number = Int(text) else {
-                    throw CheckinAdmin.Failure.invalid("party size '\(text)' is not a number")
-                }
-                partySize = number
-            }
-            _ = try await admin(signed).editGuest(
-                id.text,
-                GuestInput(
-                    name: form.name ?? "", email: blank(form.email), phone: blank(form.phone), partySize: partySize,
-                    accessType: blank(form.accessType), checkInNote: blank(form.checkInNote),
-                    arrivalAlert: blank(form.arrivalAlert)),
-                event: event.id)
+            _ = try await admin(signed).editGuest(id.text, try form.input(), event: event.id)
             return Self.redirect("/events/\(event.id.rawValue)/guests?q=\(id.text)&notice=edited")
         } catch let failure as CheckinAdmin.Failure {
             return try await editPage(signed, event, guest, typed: typed, problem: "Not saved: \(failure)")
