@@ -9,6 +9,17 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
 /// swift-system's `FileDescriptor`, `Errno` and `Stat`, for the modules at the C boundary.
 let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
 
+/// The organizer's pages (Sources/CheckinServer/Web/Templates) and their stylesheet and script, in the binary.
+let webTemplates = [
+    "account", "confirm", "dashboard", "dashboard-live", "devices", "double-entries", "event-nav", "events",
+    "forbidden", "guest-edit", "guests", "import-preview", "layout", "monitor", "monitor-live", "no-shows",
+    "not-found", "pass", "pass-missing", "password-new", "password-reset", "sign-in",
+]
+let webResources: [Resource] =
+    webTemplates.map { .embedInCode("Web/Templates/\($0).mustache") } + [
+        .embedInCode("Web/Assets/style.css"), .embedInCode("Web/Assets/live.js"),
+    ]
+
 let package = Package(
     name: "qr-checkin-kiosk",
     platforms: [.macOS(.v14)],
@@ -174,7 +185,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: webResources
         ),
 
         // E-mail to an SMTP relay through libcurl: the MIME message (HTML, text, inline QR image) and its sending.

@@ -25,10 +25,13 @@ public struct EventInput: Codable, Equatable, Sendable {
     public var endsAt: Date
     public var graceMinutes: Int?
     public var minimumKioskVersion: String?
+    /// The IANA time zone of the venue ("Europe/Berlin").
+    public var timeZone: String?
 
     public init(
         name: String, venue: String? = nil, opsContact: String? = nil, startsAt: Date, endsAt: Date,
-        graceMinutes: Int? = nil, minimumKioskVersion: String? = nil
+        graceMinutes: Int? = nil, minimumKioskVersion: String? = nil,
+        timeZone: String? = nil
     ) {
         self.name = name
         self.venue = venue
@@ -37,6 +40,7 @@ public struct EventInput: Codable, Equatable, Sendable {
         self.endsAt = endsAt
         self.graceMinutes = graceMinutes
         self.minimumKioskVersion = minimumKioskVersion
+        self.timeZone = timeZone
     }
 }
 

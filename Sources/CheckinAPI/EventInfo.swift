@@ -12,10 +12,13 @@ public struct EventInfo: Codable, Equatable, Sendable {
     public var endsAt: Date
     public var graceMinutes: Int
     public var minimumKioskVersion: String?
+    /// The IANA time zone of the venue ("Europe/Berlin").
+    public var timeZone: String?
 
     public init(
         id: UInt32, tenantId: UInt32, name: String, venue: String? = nil, opsContact: String? = nil,
-        startsAt: Date, endsAt: Date, graceMinutes: Int = 60, minimumKioskVersion: String? = nil
+        startsAt: Date, endsAt: Date, graceMinutes: Int = 60, minimumKioskVersion: String? = nil,
+        timeZone: String? = nil
     ) {
         self.id = id
         self.tenantId = tenantId
@@ -26,5 +29,6 @@ public struct EventInfo: Codable, Equatable, Sendable {
         self.endsAt = endsAt
         self.graceMinutes = graceMinutes
         self.minimumKioskVersion = minimumKioskVersion
+        self.timeZone = timeZone
     }
 }

@@ -179,6 +179,14 @@ public protocol CheckinRepository: Sendable {
     func setOrganizerPassword(_ organizer: Int64, passwordHash: String, keeping tokenHash: String?) async throws
     /// Forgets the sessions that expired before `time`.
     func deleteExpiredWebSessions(before time: Date) async throws
+    /// Keeps a password-reset link (its token's hash) for the organizer until `expiresAt`.
+    func createPasswordReset(organizer: Int64, tokenHash: String, expiresAt: Date) async throws
+    /// The organizer of a live reset link (unused, not expired at `time`); nil otherwise.
+    func passwordResetOrganizer(tokenHash: String, at time: Date) async throws -> Organizer?
+    /// Uses a live reset link, once: in one transaction every reset link of its organizer is deleted, the new
+    /// password hash set and every session of theirs ended. Nil, with nothing changed, when the link is unknown,
+    /// used or expired at `time` (of two uses at once, one wins).
+    func redeemPasswordReset(tokenHash: String, passwordHash: String, at time: Date) async throws -> Organizer?
 
     // MARK: Rate limits
 

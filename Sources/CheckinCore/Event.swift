@@ -15,10 +15,14 @@ public struct Event: Equatable, Sendable {
     public var graceMinutes: Int
     /// Kiosks older than this get `426` on the roster endpoints (uploads are still accepted).
     public var minimumKioskVersion: KioskVersion?
+    /// The IANA time zone of the venue ("Europe/Berlin"): every time of the event is shown in it. `nil` for an
+    /// event made before events had one: its times are shown in the server's zone.
+    public var timeZone: String?
 
     public init(
         id: EventID, tenant: TenantID, name: String, venue: String? = nil, opsContact: String? = nil,
-        startsAt: Date, endsAt: Date, graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil
+        startsAt: Date, endsAt: Date, graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil,
+        timeZone: String? = nil
     ) {
         self.id = id
         self.tenant = tenant
@@ -29,6 +33,13 @@ public struct Event: Equatable, Sendable {
         self.endsAt = endsAt
         self.graceMinutes = graceMinutes
         self.minimumKioskVersion = minimumKioskVersion
+        self.timeZone = timeZone
+    }
+
+    /// The zone the event's times are shown in: its own, or `fallback` (the server's) when it has none or the
+    /// system no longer knows it.
+    public func zone(or fallback: TimeZone) -> TimeZone {
+        timeZone.flatMap(TimeZone.init(identifier:)) ?? fallback
     }
 
     /// The last moment a check-in is taken: the end plus the grace.
@@ -44,10 +55,12 @@ public struct NewEvent: Equatable, Sendable {
     public var endsAt: Date
     public var graceMinutes: Int
     public var minimumKioskVersion: KioskVersion?
+    /// The IANA time zone of the venue.
+    public var timeZone: String?
 
     public init(
         name: String, venue: String? = nil, opsContact: String? = nil, startsAt: Date, endsAt: Date,
-        graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil
+        graceMinutes: Int = 60, minimumKioskVersion: KioskVersion? = nil, timeZone: String? = nil
     ) {
         self.name = name
         self.venue = venue
@@ -56,5 +69,6 @@ public struct NewEvent: Equatable, Sendable {
         self.endsAt = endsAt
         self.graceMinutes = graceMinutes
         self.minimumKioskVersion = minimumKioskVersion
+        self.timeZone = timeZone
     }
 }

@@ -275,6 +275,22 @@ extension PostgresCheckinRepository {
             CREATE INDEX rate_limit_hit_expiry ON rate_limit_hit(expires_at)
             """
         ),
+        (
+            // The venue's IANA zone, in which every time of the event is shown (NULL: the server's zone).
+            9, "event time zones", "ALTER TABLE event ADD COLUMN time_zone TEXT"
+        ),
+        (
+            // A reset link's token is kept as its hash only, until it is used or expires.
+            10, "password resets",
+            """
+            CREATE TABLE password_reset (
+                token_hash TEXT PRIMARY KEY,
+                organizer_id BIGINT NOT NULL REFERENCES organizer(id) ON DELETE CASCADE,
+                expires_at TIMESTAMPTZ NOT NULL
+            );
+            CREATE INDEX password_reset_by_organizer ON password_reset(organizer_id)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

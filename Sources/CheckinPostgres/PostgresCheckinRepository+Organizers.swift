@@ -91,7 +91,52 @@ extension PostgresCheckinRepository {
         _ = try await rows("DELETE FROM web_session WHERE token_hash = \(tokenHash)")
     }
 
+    public func createPasswordReset(organizer: Int64, tokenHash: String, expiresAt: Date) async throws {
+        _ = try await rows(
+            """
+            INSERT INTO password_reset (token_hash, organizer_id, expires_at)
+            VALUES (\(tokenHash), \(organizer), \(expiresAt))
+            """)
+    }
+
+    public func passwordResetOrganizer(tokenHash: String, at time: Date) async throws -> Organizer? {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.organizerColumns) FROM organizer WHERE id = (
+                SELECT organizer_id FROM password_reset WHERE token_hash = \(tokenHash) AND expires_at > \(time))
+            """
+        ).first.map { try Self.organizer($0) }
+    }
+
+    public func redeemPasswordReset(tokenHash: String, passwordHash: String, at time: Date) async throws
+        -> Organizer?
+    {
+        try await transaction { connection in
+            // The link's row is deleted first: of two uses at once, the second finds none.
+            let used = try await connection.query(
+                """
+                DELETE FROM password_reset WHERE token_hash = \(tokenHash) AND expires_at > \(time)
+                RETURNING organizer_id
+                """, logger: logger
+            ).collect()
+            guard let row = used.first else { return nil }
+            let organizer = try row.makeRandomAccess()["organizer_id"].decode(Int64.self)
+            try await connection.query(
+                "DELETE FROM password_reset WHERE organizer_id = \(organizer)", logger: logger)
+            try await connection.query(
+                "DELETE FROM web_session WHERE organizer_id = \(organizer)", logger: logger)
+            let changed = try await connection.query(
+                """
+                UPDATE organizer SET password_hash = \(passwordHash) WHERE id = \(organizer)
+                RETURNING \(unescaped: Self.organizerColumns)
+                """, logger: logger
+            ).collect()
+            return try changed.first.map { try Self.organizer($0.makeRandomAccess()) }
+        }
+    }
+
     public func deleteExpiredWebSessions(before time: Date) async throws {
+        _ = try await rows("DELETE FROM password_reset WHERE expires_at < \(time)")
         _ = try await rows("DELETE FROM web_session WHERE expires_at < \(time)")
     }
 }

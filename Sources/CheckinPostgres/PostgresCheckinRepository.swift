@@ -82,10 +82,10 @@ public final class PostgresCheckinRepository: CheckinRepository {
             let inserted = try await connection.query(
                 """
                 INSERT INTO event (tenant_id, name, venue, ops_contact, starts_at, ends_at, grace_minutes,
-                    minimum_kiosk_version)
+                    minimum_kiosk_version, time_zone)
                 VALUES (\(Int64(tenant.rawValue)), \(event.name), \(event.venue), \(event.opsContact),
                     \(event.startsAt), \(event.endsAt), \(Int64(event.graceMinutes)),
-                    \(event.minimumKioskVersion?.description))
+                    \(event.minimumKioskVersion?.description), \(event.timeZone))
                 RETURNING \(unescaped: Self.eventColumns)
                 """, logger: logger
             ).collect()
@@ -94,7 +94,7 @@ public final class PostgresCheckinRepository: CheckinRepository {
     }
 
     static let eventColumns =
-        "id, tenant_id, name, venue, ops_contact, starts_at, ends_at, grace_minutes, minimum_kiosk_version"
+        "id, tenant_id, name, venue, ops_contact, starts_at, ends_at, grace_minutes, minimum_kiosk_version, time_zone"
 
     static func event(_ row: PostgresRandomAccessRow) throws -> Event {
         Event(
@@ -104,7 +104,8 @@ public final class PostgresCheckinRepository: CheckinRepository {
             opsContact: try row["ops_contact"].decode(String?.self),
             startsAt: try row["starts_at"].decode(Date.self), endsAt: try row["ends_at"].decode(Date.self),
             graceMinutes: Int(try row["grace_minutes"].decode(Int64.self)),
-            minimumKioskVersion: try row["minimum_kiosk_version"].decode(String?.self).flatMap(KioskVersion.init))
+            minimumKioskVersion: try row["minimum_kiosk_version"].decode(String?.self).flatMap(KioskVersion.init),
+            timeZone: try row["time_zone"].decode(String?.self))
     }
 
     public func event(_ id: EventID) async throws -> Event? {

@@ -14,7 +14,7 @@ extension EventRow {
         Event(
             id: EventID(UInt32(id!)), tenant: TenantID(UInt32(tenantId)), name: name, venue: venue,
             opsContact: opsContact, startsAt: startsAt, endsAt: endsAt, graceMinutes: graceMinutes,
-            minimumKioskVersion: minimumKioskVersion.flatMap(KioskVersion.init))
+            minimumKioskVersion: minimumKioskVersion.flatMap(KioskVersion.init), timeZone: timeZone)
     }
 }
 

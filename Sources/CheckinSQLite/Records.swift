@@ -22,6 +22,7 @@ struct EventRow: SnakeCaseRecord {
     var endsAt: Date
     var graceMinutes: Int
     var minimumKioskVersion: String?
+    var timeZone: String?
 
     enum Columns {
         static let tenantId = Column("tenant_id")

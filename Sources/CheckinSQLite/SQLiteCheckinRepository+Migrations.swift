@@ -280,6 +280,22 @@ extension SQLiteCheckinRepository {
                     CREATE INDEX rate_limit_hit_expiry ON rate_limit_hit(expires_at);
                     """)
         }
+        migrator.registerMigration("0009 event time zones") { db in
+            // The venue's IANA zone, in which every time of the event is shown (NULL: the server's zone).
+            try db.execute(sql: "ALTER TABLE event ADD COLUMN time_zone TEXT")
+        }
+        migrator.registerMigration("0010 password resets") { db in
+            // A reset link's token is kept as its hash only, until it is used or expires.
+            try db.execute(
+                sql: """
+                    CREATE TABLE password_reset (
+                        token_hash TEXT PRIMARY KEY,
+                        organizer_id INTEGER NOT NULL REFERENCES organizer(id) ON DELETE CASCADE,
+                        expires_at DATETIME NOT NULL
+                    );
+                    CREATE INDEX password_reset_by_organizer ON password_reset(organizer_id);
+                    """)
+        }
         return migrator
     }
 }

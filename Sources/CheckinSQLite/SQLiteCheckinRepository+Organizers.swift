@@ -71,7 +71,43 @@ extension SQLiteCheckinRepository {
     public func deleteExpiredWebSessions(before time: Date) async throws {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM web_session WHERE expires_at < ?", arguments: [time])
+            try db.execute(sql: "DELETE FROM password_reset WHERE expires_at < ?", arguments: [time])
         }
+    }
+
+    public func createPasswordReset(organizer: Int64, tokenHash: String, expiresAt: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO password_reset (token_hash, organizer_id, expires_at) VALUES (?, ?, ?)",
+                arguments: [tokenHash, organizer, expiresAt])
+        }
+    }
+
+    public func passwordResetOrganizer(tokenHash: String, at time: Date) async throws -> Organizer? {
+        try await writer.read { db in try Self.liveResetOrganizer(db, tokenHash: tokenHash, at: time) }
+    }
+
+    public func redeemPasswordReset(tokenHash: String, passwordHash: String, at time: Date) async throws
+        -> Organizer?
+    {
+        try await writer.write { db in
+            guard let organizer = try Self.liveResetOrganizer(db, tokenHash: tokenHash, at: time) else { return nil }
+            try db.execute(sql: "DELETE FROM password_reset WHERE organizer_id = ?", arguments: [organizer.id])
+            try db.execute(
+                sql: "UPDATE organizer SET password_hash = ? WHERE id = ?", arguments: [passwordHash, organizer.id])
+            try db.execute(sql: "DELETE FROM web_session WHERE organizer_id = ?", arguments: [organizer.id])
+            return organizer
+        }
+    }
+
+    static func liveResetOrganizer(_ db: Database, tokenHash: String, at time: Date) throws -> Organizer? {
+        try OrganizerRow.fetchOne(
+            db,
+            sql: """
+                SELECT organizer.* FROM password_reset JOIN organizer ON organizer.id = password_reset.organizer_id
+                WHERE password_reset.token_hash = ? AND password_reset.expires_at > ?
+                """, arguments: [tokenHash, time]
+        )?.organizer
     }
 }
 

@@ -96,7 +96,8 @@ public final class SQLiteCheckinRepository: CheckinRepository {
             var row = EventRow(
                 id: nil, tenantId: Int64(tenant.rawValue), name: event.name, venue: event.venue,
                 opsContact: event.opsContact, startsAt: event.startsAt, endsAt: event.endsAt,
-                graceMinutes: event.graceMinutes, minimumKioskVersion: event.minimumKioskVersion?.description)
+                graceMinutes: event.graceMinutes, minimumKioskVersion: event.minimumKioskVersion?.description,
+                timeZone: event.timeZone)
             try row.insert(db)
             row.id = db.lastInsertedRowID
             return row.event

@@ -84,8 +84,13 @@ public func buildRouter(
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
     GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
-    WebController(repository: repository, clock: clock, limits: limits, mailConfigured: issuance?.mailer != nil)
-        .addRoutes(to: router)
+    let resetMail = issuance.flatMap { steps in
+        steps.mailer.map { PasswordResetMail(mailer: $0, publicURL: steps.publicURL) }
+    }
+    WebController(
+        repository: repository, clock: clock, timeZone: issuance?.timeZone ?? .current, limits: limits,
+        resetMail: resetMail
+    ).addRoutes(to: router)
     PassPageController(
         repository: repository, pages: WebPages(timeZone: issuance?.timeZone ?? .current), steps: issuance
     )

@@ -58,6 +58,21 @@ extension CheckinAdmin {
         return organizer
     }
 
+    /// Sets a new password through a live reset link (its token's hash), which it uses up; every session of the
+    /// organizer ends. Nil when the link is unknown, used or expired.
+    public func resetOrganizerPassword(tokenHash: String, password: String) async throws -> Organizer? {
+        guard password.count >= Self.minimumPasswordLength else {
+            throw Failure.invalid("the password is shorter than \(Self.minimumPasswordLength) characters")
+        }
+        let hash = Bcrypt.hash(password, cost: 12)
+        guard
+            let organizer = try await repository.redeemPasswordReset(
+                tokenHash: tokenHash, passwordHash: hash, at: clock.now())
+        else { return nil }
+        try await audit(organizer.tenant, "organizer_password_reset", "organizer \(organizer.email) by e-mail link")
+        return organizer
+    }
+
     /// Lifts the sign-in pause of an organizer locked out by wrong passwords, from every address at once.
     public func unlockOrganizer(email: String) async throws -> Organizer {
         let address = Organizer.normalizedEmail(email)

@@ -62,10 +62,25 @@ public struct CheckinAdmin: Sendable {
         let event = try await repository.createEvent(
             NewEvent(
                 name: input.name, venue: input.venue, opsContact: input.opsContact, startsAt: input.startsAt,
-                endsAt: input.endsAt, graceMinutes: input.graceMinutes ?? 60, minimumKioskVersion: minimum),
+                endsAt: input.endsAt, graceMinutes: input.graceMinutes ?? 60, minimumKioskVersion: minimum,
+                timeZone: try Self.eventTimeZone(input.timeZone)),
             tenant: tenant)
         try await audit(tenant, "event_created", "event \(event.id) '\(event.name)'")
         return event
+    }
+
+    /// The zone an event's times are shown in: an IANA name the system knows ("Europe/Berlin", "UTC"), or the
+    /// server's own zone when none is given. An abbreviation ("CET") or an offset is refused: it does not follow
+    /// the venue's daylight saving.
+    static func eventTimeZone(_ name: String?) throws -> String {
+        guard let name else { return TimeZone.current.identifier }
+        guard name == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(name), TimeZone(identifier: name) != nil
+        else {
+            throw Failure.invalid(
+                "time zone '\(name)' is not an IANA zone name: give the venue's, such as Europe/Berlin or America/New_York"
+            )
+        }
+        return name
     }
 
     /// What an import did: the guests added and updated, and the lines that changed nothing.

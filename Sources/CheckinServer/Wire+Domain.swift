@@ -10,7 +10,8 @@ extension EventInfo {
         self.init(
             id: event.id.rawValue, tenantId: event.tenant.rawValue, name: event.name, venue: event.venue,
             opsContact: event.opsContact, startsAt: event.startsAt, endsAt: event.endsAt,
-            graceMinutes: event.graceMinutes, minimumKioskVersion: event.minimumKioskVersion?.description)
+            graceMinutes: event.graceMinutes, minimumKioskVersion: event.minimumKioskVersion?.description,
+            timeZone: event.timeZone)
     }
 }
 

@@ -143,11 +143,18 @@ struct CreateEvent: AsyncParsableCommand {
     var graceMinutes = 60
     @Option(name: .customLong("minimum-kiosk-version"), help: "Older kiosks get 'update required'.")
     var minimumKioskVersion: String?
+    @Option(
+        name: .customLong("time-zone"),
+        help:
+            "The venue's IANA time zone (Europe/Berlin): the pages show the event's times in it. Default: this server's."
+    )
+    var timeZone: String?
 
     func run() async throws {
         let input = EventInput(
             name: name, venue: venue, opsContact: opsContact, startsAt: try parseTime(starts, "--starts"),
-            endsAt: try parseTime(ends, "--ends"), graceMinutes: graceMinutes, minimumKioskVersion: minimumKioskVersion)
+            endsAt: try parseTime(ends, "--ends"), graceMinutes: graceMinutes, minimumKioskVersion: minimumKioskVersion,
+            timeZone: timeZone)
         let event = try await withAdmin(options) { try await $0.createEvent(input, tenant: TenantID(tenant)) }
         print(event.id)
         note("created event \(event.id) (\(event.name)) of tenant \(event.tenant)")

@@ -79,7 +79,13 @@ struct OpenAPIContractTests {
         let event = try await newEvent(input)
         var strict = input
         strict.minimumKioskVersion = "9.0.0"
+        strict.timeZone = "Europe/Berlin"
         let strictEvent = try await newEvent(strict)
+        var unzoned = input
+        unzoned.timeZone = "CET+1"
+        _ = try await checker.send(
+            client, createEvent, uri: "/v1/admin/tenants/\(tenantID)/events", headers: admin,
+            body: try encode(unzoned), expect: 400)
         _ = try await checker.send(
             client, createEvent, uri: "/v1/admin/tenants/999/events", headers: admin, body: try encode(input),
             expect: 404)

@@ -37,7 +37,7 @@ public struct OfflineAlertSender: Sendable {
             }
             let message = OfflineAlertMessage(
                 delivery: delivery, event: event, monitorURL: "\(publicURL)/events/\(event.id.rawValue)/monitor",
-                timeZone: timeZone)
+                timeZone: event.zone(or: timeZone))
             // Alerts the organizer turned off since this one was queued are not sent.
             let settings = try await repository.offlineAlerts(event: event.id)
             switch delivery.channel {

@@ -84,7 +84,7 @@ public struct PassIssuanceSteps: Sendable {
             guard
                 let message = PassEmail.make(
                     issuance: issuance, guest: guest, event: event, passURL: passURL(pass), png: png, domain: domain,
-                    timeZone: timeZone)
+                    timeZone: event.zone(or: timeZone))
             else { return .nothingToSend }
             guard let mailer else { throw MailFailure.notConfigured }
             try await mailer.send(message)

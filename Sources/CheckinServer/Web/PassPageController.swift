@@ -51,10 +51,10 @@ struct PassPageController {
             let event = try await repository.event(token.event), event.tenant == token.tenant,
             let guest = try await repository.guest(token.guest, event: event.id)
         else { return nil }
-        let time = TimeText(now: event.startsAt, timeZone: pages.timeZone)
+        let time = TimeText(now: event.startsAt, timeZone: pages.zone(of: event))
         let url = steps?.passURL(token.text) ?? "/P/" + token.text
         return View(
-            eventName: event.name, date: PassEmail.dateText(event.startsAt, timeZone: pages.timeZone),
+            eventName: event.name, date: PassEmail.dateText(event.startsAt, timeZone: pages.zone(of: event)),
             venue: event.venue, firstName: PassEmail.firstName(guest.name),
             partySize: guest.partySize == 1 ? "1 person" : "\(guest.partySize) people", code: guest.id.displayCode,
             qr: try QRCodeSVG.svg(url, label: "Your pass: QR code"), cancelled: guest.status == .cancelled,

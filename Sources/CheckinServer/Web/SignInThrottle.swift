@@ -48,6 +48,16 @@ struct SignInThrottle: Sendable {
         try await repository.forgetHits(keysStartingWith: Self.pairKey(account, ""))
     }
 
+    /// Counts a password-reset request from `client`: at most 10 an hour.
+    func admitsResetRequest(client: String, now: Date) async throws -> Bool {
+        try await repository.takeHits([RateLimit(key: "reset:client:" + client, limit: 10, window: 3600)], at: now)
+    }
+
+    /// Counts a reset e-mail to `account`: at most 3 an hour, whoever asks.
+    func admitsResetMail(account: String, now: Date) async throws -> Bool {
+        try await repository.takeHits([RateLimit(key: "reset:account:" + account, limit: 3, window: 3600)], at: now)
+    }
+
     /// Whether an audit row for an unauthenticated request from `client` may be written at `now`.
     func mayAudit(client: String, now: Date) async throws -> Bool {
         try await repository.takeHits(

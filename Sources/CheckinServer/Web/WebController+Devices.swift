@@ -14,7 +14,7 @@ extension WebController {
         if let kept = request.cookies[Self.newCodeCookie]?.value, let made = NewCodeCookie(kept),
             made.event == event.id.rawValue, made.expiresAt > clock.now()
         {
-            let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
+            let time = TimeText(now: clock.now(), timeZone: pages.zone(of: event))
             code = DevicesView.NewCode(
                 text: made.code, expires: time.dayAndTime(made.expiresAt), server: Self.serverAddress(request),
                 qr: try QRCodeSVG.svg(made.code, label: "Enrolment code \(made.code) as a QR code"))
@@ -64,11 +64,11 @@ extension WebController {
         let alerts = OfflineAlertsView(
             settings: try await repository.offlineAlerts(event: event.id),
             deliveries: try await repository.alertDeliveries(event: event.id, limit: 10), typed: alertsTyped,
-            problem: alertProblem, now: now, timeZone: pages.timeZone, secretMadeNow: secretMadeNow,
+            problem: alertProblem, now: now, timeZone: pages.zone(of: event), secretMadeNow: secretMadeNow,
             mailConfigured: mailConfigured)
         let view = DevicesView(
             event: event, devices: try await repository.devices(event: event.id), csrf: signed.session.csrfToken,
-            code: code, notice: notice, alerts: alerts, now: now, timeZone: pages.timeZone)
+            code: code, notice: notice, alerts: alerts, now: now, timeZone: pages.zone(of: event))
         return pages.html("devices", view, signed: signed, status: status)
     }
 

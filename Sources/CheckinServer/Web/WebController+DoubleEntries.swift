@@ -8,7 +8,7 @@ extension WebController {
     @Sendable func doubleEntries(_ request: Request, context: EventPageContext) async throws -> Response {
         let (signed, event) = (context.signed, context.event)
         let entries = try await repository.doubleEntries(event: event.id)
-        let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
+        let time = TimeText(now: clock.now(), timeZone: pages.zone(of: event))
         let rows = entries.map { entry in
             [
                 "name": entry.guestName, "code": entry.guest.displayCode, "checkInDoor": entry.checkInDoor,
@@ -19,7 +19,7 @@ extension WebController {
         let count = entries.count
         let values: [String: Any] = [
             "eventId": String(event.id.rawValue), "eventName": event.name, "entries": rows, "hasEntries": count > 0,
-            "zone": pages.timeZone.identifier,
+            "zone": pages.zone(of: event).identifier,
             "countText": count == 0
                 ? "No double entries." : count == 1 ? "1 double entry." : "\(count) double entries.",
         ]

@@ -49,14 +49,14 @@ extension WebController {
         let found = try await repository.searchGuests(event: event.id, text: query, limit: GuestsView.searchLimit)
         var view = GuestsView(
             event: event, guests: found, query: query, csrf: signed.session.csrfToken, notice: notice,
-            problem: problem, lines: lines, walkIn: walkIn, sort: sort, page: page, timeZone: pages.timeZone,
+            problem: problem, lines: lines, walkIn: walkIn, sort: sort, page: page, timeZone: pages.zone(of: event),
             now: clock.now())
         let stuck = try await repository.issuances(event: event.id, problemsOnly: true, limit: GuestsView.passLimit)
         var names: [GuestID: String] = [:]
         for issuance in stuck where names[issuance.guest] == nil {
             names[issuance.guest] = try await repository.guest(issuance.guest, event: event.id)?.name
         }
-        view.showPasses(stuck, names: names, timeZone: pages.timeZone, now: clock.now())
+        view.showPasses(stuck, names: names, timeZone: pages.zone(of: event), now: clock.now())
         return pages.html("guests", view, signed: signed, status: status)
     }
 
@@ -269,7 +269,7 @@ extension WebController {
             page["passURL"] = "/p/\(token)"
             page["passImage"] = pass.image != nil
             page["passSent"] =
-                pass.sentAt.map { TimeText(now: clock.now(), timeZone: pages.timeZone).relative($0) }
+                pass.sentAt.map { TimeText(now: clock.now(), timeZone: pages.zone(of: event)).relative($0) }
                 ?? "not sent yet (\(pass.step.rawValue))"
         }
         page["canResend"] = guest.status == .active && (guest.email != nil || guest.phone != nil)

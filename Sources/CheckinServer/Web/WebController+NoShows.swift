@@ -10,7 +10,7 @@ extension WebController {
         let guests = try await repository.searchGuests(event: event.id, text: "", limit: Int(Int32.max))
         let missing = guests.filter { $0.status == .active && $0.checkIn == nil }
         let now = clock.now()
-        let time = TimeText(now: now, timeZone: pages.timeZone)
+        let time = TimeText(now: now, timeZone: pages.zone(of: event))
         let started = now >= event.startsAt
         let people = missing.reduce(0) { $0 + $1.partySize }
         let rows = missing.map { guest in

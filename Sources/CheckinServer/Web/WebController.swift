@@ -19,14 +19,17 @@ struct WebController: Sendable {
     /// Whether this server can send e-mail (`serve --smtp-url`): the devices page warns when alerts go to an
     /// address and it cannot.
     let mailConfigured: Bool
+    /// How password-reset links are sent; nil on a server with no mail relay.
+    let resetMail: PasswordResetMail?
     var sessions: OrganizerSessions { OrganizerSessions(repository: repository, clock: clock) }
 
     init(
         repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current,
-        limits: EdgeLimits = EdgeLimits(), mailConfigured: Bool = true
+        limits: EdgeLimits = EdgeLimits(), resetMail: PasswordResetMail? = nil
     ) {
         self.repository = repository
-        self.mailConfigured = mailConfigured
+        self.mailConfigured = resetMail != nil
+        self.resetMail = resetMail
         self.clock = clock
         self.limits = limits
         throttle = SignInThrottle(repository: repository, limits: limits)
@@ -45,6 +48,10 @@ struct WebController: Sendable {
         }
         router.get("sign-in", use: showSignIn)
         router.post("sign-in", use: submitSignIn)
+        router.get("password-reset", use: showPasswordReset)
+        router.post("password-reset", use: requestPasswordReset)
+        router.get("password-reset/:token", use: showNewPassword)
+        router.post("password-reset/:token", use: setNewPassword)
         // Every page below is an organizer's: the session is found once, before any of them runs.
         let signedIn = router.group()
             .add(middleware: OrganizerSessionMiddleware(sessions: sessions, signedOut: .signInPage))
@@ -104,13 +111,18 @@ struct WebController: Sendable {
 
     @Sendable func showSignIn(_ request: Request, context: ServerContext) async throws -> Response {
         if try await sessions.current(request) != nil { return Self.redirect("/events") }
-        return signInPage(message: nil, email: "", status: .ok)
+        let notice =
+            Self.queryValue(request, "notice") == "password-reset" ? "Your new password is set: sign in with it." : nil
+        return signInPage(message: nil, email: "", status: .ok, notice: notice)
     }
 
-    private func signInPage(message: String?, email: String, status: HTTPResponse.Status) -> Response {
+    private func signInPage(
+        message: String?, email: String, status: HTTPResponse.Status, notice: String? = nil
+    ) -> Response {
         let csrf = Secrets.randomBase32(bytes: 20)
         var values: [String: Any] = ["csrf": csrf, "email": email]
         if let message { values["message"] = message }
+        if let notice { values["notice"] = notice }
         var response = pages.html("sign-in", values, status: status)
         response.setCookie(OrganizerSessions.cookie(OrganizerSessions.signInCookie, csrf, maxAge: 3600))
         return response
@@ -194,12 +206,14 @@ struct WebController: Sendable {
 
     @Sendable func events(_ request: Request, context: OrganizerContext) async throws -> Response {
         let signed = context.signed
-        let time = TimeText(now: clock.now(), timeZone: pages.timeZone)
         let events = try await repository.events(tenant: signed.tenant.id).map { event in
-            [
-                "id": String(event.id.rawValue), "name": event.name, "venue": event.venue ?? "",
-                "when": time.dayAndTime(event.startsAt),
+            let time = TimeText(now: clock.now(), timeZone: pages.zone(of: event))
+            var row = [
+                "id": String(event.id.rawValue), "name": event.name,
+                "when": time.dayAndTime(event.startsAt) + " " + time.zone,
             ]
+            if let venue = event.venue, !venue.isEmpty { row["venue"] = venue }
+            return row
         }
         return pages.html("events", ["events": events], signed: signed)
     }
@@ -226,7 +240,8 @@ struct WebController: Sendable {
             alerted: try await repository.arrivals(
                 event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow), alertedOnly: true,
                 limit: DashboardView.alertedCount),
-            doubleEntries: try await repository.doubleEntries(event: event.id).count, now: now, timeZone: pages.timeZone
+            doubleEntries: try await repository.doubleEntries(event: event.id).count, now: now,
+            timeZone: pages.zone(of: event)
         )
     }
 
@@ -250,7 +265,8 @@ struct WebController: Sendable {
         let devices = try await repository.devices(event: event.id)
         let cursors = Set(devices.compactMap { $0.device.lastReport?.rosterCursor })
         let behind = try await repository.rosterChangesBehind(event: event.id, cursors: cursors)
-        return MonitorView(event: event, devices: devices, behind: behind, now: clock.now(), timeZone: pages.timeZone)
+        return MonitorView(
+            event: event, devices: devices, behind: behind, now: clock.now(), timeZone: pages.zone(of: event))
     }
 
     /// The event named in the path if it is the organizer's; nil (audited) when it does not exist or is

@@ -1,3 +1,4 @@
+import CheckinCore
 import Foundation
 import Hummingbird
 import Mustache
@@ -16,6 +17,10 @@ struct WebPages: Sendable {
         self.library = library
         self.timeZone = timeZone
     }
+
+    /// The zone an event's pages show times in: the event's own (its venue's), or the server's for an event that
+    /// has none.
+    func zone(of event: Event) -> TimeZone { event.zone(or: timeZone) }
 
     /// A whole page; `signed` puts the organizer's name and the sign-out form in the header.
     func html(

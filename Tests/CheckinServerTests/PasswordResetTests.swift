@@ -1,0 +1,172 @@
+import CheckinAPI
+import CheckinCore
+import CheckinMail
+import CheckinServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PostgresTestSupport
+import TestSupport
+import Testing
+
+/// A forgotten password, through a real SMTP relay: the link reaches the organizer's inbox and nobody else's, the
+/// page answers a stranger exactly as it answers the organizer, the link works once and for 30 minutes, and
+/// using it ends every session and sets the password that signs in.
+@Suite(.dropsTestDatabases) struct PasswordResetTests {
+    @Test(arguments: [RepositoryFactory.sqliteFile, RepositoryFactory.postgres])
+    func aResetLinkArrivesWorksOnceAndEndsEverySession(_ factory: RepositoryFactory) async throws {
+        let relay = try TestSMTPRelay.start()
+        defer { relay.stop() }
+        let h = try await Harness(factory)
+        let (tenant, _, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let mailer = RelayMailer(
+            relay: try SMTPRelay(url: "smtp+plain://127.0.0.1:\(relay.port)"),
+            from: try MailAddress("checkin@checkin.example.org"))
+        let steps = PassIssuanceSteps(
+            repository: h.repository, images: PassImageStore(directory: RepositoryFactory.temporaryFolder()),
+            publicURL: "https://checkin.example.org", mailer: mailer)
+        try await h.app(issuance: steps).test(.router) { client in
+            let (session, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            func ask(for email: String) async throws -> (HTTPResponse.Status, String) {
+                let (cookie, csrf) = try await client.execute(uri: "/password-reset", method: .get) {
+                    (WebPageTests.cookie($0, "__Host-checkin_signin"), WebPageTests.csrf(String(buffer: $0.body)))
+                }
+                return try await client.execute(
+                    uri: "/password-reset", method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&email=\(email)")
+                ) { ($0.status, String(buffer: $0.body)) }
+            }
+            let stranger = try await ask(for: "zed%40example.org")
+            let ann = try await ask(for: "ann%40example.org")
+            #expect(stranger.0 == .ok && ann.0 == .ok)
+            #expect(
+                stranger.1.replacingOccurrences(of: "zed@example.org", with: "X")
+                    .replacingOccurrences(of: #"value="[A-Z2-7]+""#, with: "", options: .regularExpression)
+                    == ann.1.replacingOccurrences(of: "ann@example.org", with: "X")
+                    .replacingOccurrences(of: #"value="[A-Z2-7]+""#, with: "", options: .regularExpression),
+                "a stranger learns nothing from the answer")
+            #expect(ann.1.contains("If an account uses ann@example.org"))
+
+            let mail = try await Self.firstMail(relay)
+            #expect(mail.envelope.rcptTos == ["ann@example.org"], "only the account's own address gets a link")
+            let text = try #require(mail.text)
+            let link = try #require(
+                text.firstMatch(of: /https:\/\/checkin\.example\.org(\/password-reset\/[A-Z2-7]+)/)?.1)
+            let path = String(link)
+
+            func page(_ uri: String) async throws -> (HTTPResponse.Status, String, String) {
+                try await client.execute(uri: uri, method: .get) {
+                    ($0.status, String(buffer: $0.body), WebPageTests.cookie($0, "__Host-checkin_signin"))
+                }
+            }
+            func set(_ password: String, again: String? = nil) async throws -> TestResponse {
+                let (_, form, cookie) = try await page(path)
+                let body = "csrf=\(WebPageTests.csrf(form))&password=\(password)&again=\(again ?? password)"
+                return try await client.execute(
+                    uri: path, method: .post, headers: WebPageTests.form(cookie: cookie), body: ByteBuffer(string: body)
+                )
+            }
+            let (status, form, _) = try await page(path)
+            #expect(status == .ok && form.contains("Set a new password"), "\(form)")
+            #expect(try await page("/password-reset/AAAAAAAAAAAAAAAA").0 == .notFound)
+            #expect(try await set("new-password-1", again: "new-password-2").status == .unprocessableContent)
+            let short = try await set("short")
+            #expect(short.status == .unprocessableContent && String(buffer: short.body).contains("shorter than 10"))
+
+            let done = try await set("new-password-1")
+            #expect(done.status == .seeOther && done.headers[.location] == "/sign-in?notice=password-reset")
+            let ended = try await client.execute(uri: "/events", method: .get, headers: [.cookie: session]) { $0 }
+            #expect(ended.status == .seeOther && ended.headers[.location] == "/sign-in", "the old session ended")
+            let again = try await page(path)
+            #expect(again.0 == .notFound && again.1.contains("This link no longer works"), "the link worked once")
+            func signIn(_ password: String) async throws -> HTTPResponse.Status {
+                let (_, form, cookie) = try await page("/sign-in")
+                return try await client.execute(
+                    uri: "/sign-in", method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(
+                        string: "email=ann%40example.org&password=\(password)&csrf=\(WebPageTests.csrf(form))")
+                ) { $0.status }
+            }
+            #expect(try await signIn("correct+horse+battery") == .unauthorized, "the old password is gone")
+            #expect(try await signIn("new-password-1") == .seeOther, "the new one signs in")
+            let audit = try await h.repository.auditEntries(tenant: tenant.id, limit: 100).map(\.action)
+            #expect(audit.contains("password_reset_sent") && audit.contains("organizer_password_reset"))
+        }
+    }
+
+    /// A link older than 30 minutes is refused; an address gets at most 3 links an hour, however many are asked
+    /// for; a server with no mail relay says so and names the operator's command.
+    @Test func linksExpireAreLimitedAndNeedARelay() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, _, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let sent = MailBox()
+        let steps = PassIssuanceSteps(
+            repository: h.repository, images: PassImageStore(directory: RepositoryFactory.temporaryFolder()),
+            publicURL: "https://checkin.example.org", mailer: sent)
+        for issuance in [nil, steps] {
+            try await h.app(issuance: issuance).test(.router) { client in
+                func ask() async throws -> HTTPResponse.Status {
+                    let (cookie, csrf) = try await client.execute(uri: "/password-reset", method: .get) {
+                        (WebPageTests.cookie($0, "__Host-checkin_signin"), WebPageTests.csrf(String(buffer: $0.body)))
+                    }
+                    return try await client.execute(
+                        uri: "/password-reset", method: .post, headers: WebPageTests.form(cookie: cookie),
+                        body: ByteBuffer(string: "csrf=\(csrf)&email=ann%40example.org")
+                    ) { response in
+                        if issuance == nil {
+                            #expect(String(buffer: response.body).contains("checkin-server set-organizer-password"))
+                        }
+                        return response.status
+                    }
+                }
+                guard issuance != nil else {
+                    #expect(try await ask() == .serviceUnavailable)
+                    return
+                }
+                for _ in 0..<5 { #expect(try await ask() == .ok) }
+                let audit = try await h.repository.auditEntries(tenant: tenant.id, limit: 100)
+                #expect(audit.filter { $0.action == "password_reset_sent" }.count == 3, "3 links an hour")
+                let mails = try await sent.waitFor(3)
+                let token = try #require(mails[0].text.firstMatch(of: /password-reset\/([A-Z2-7]+)/)?.1)
+                h.clock.advance(by: 31 * 60)
+                let late = try await client.execute(uri: "/password-reset/\(token)", method: .get) { $0.status }
+                #expect(late == .notFound, "30 minutes")
+            }
+        }
+    }
+
+    static func firstMail(_ relay: TestSMTPRelay) async throws -> ReceivedMail {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(30))
+        while clock.now < deadline {
+            if let mail = try relay.received().first { return mail }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw NoMail()
+    }
+}
+
+struct NoMail: Error, CustomStringConvertible {
+    var description: String { "no e-mail reached the relay in 30 s" }
+}
+
+/// A mailer that keeps what it is given (for the limits, where the relay's own behaviour is not the point).
+actor MailBox: Mailer {
+    private var mails: [OutgoingEmail] = []
+    private var waiting: [(Int, CheckedContinuation<[OutgoingEmail], Never>)] = []
+
+    func send(_ email: OutgoingEmail) async throws {
+        mails.append(email)
+        let ready = waiting.filter { $0.0 <= mails.count }
+        waiting.removeAll { $0.0 <= mails.count }
+        for (_, continuation) in ready { continuation.resume(returning: mails) }
+    }
+
+    /// The mails once there are at least `count`.
+    func waitFor(_ count: Int) async -> [OutgoingEmail] {
+        if mails.count >= count { return mails }
+        return await withCheckedContinuation { waiting.append((count, $0)) }
+    }
+}
