@@ -7,15 +7,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
 scripts/install-chromium.sh
+scripts/install-axe.sh
 scripts/install-smtp.sh
 source scripts/postgres.sh
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
-swift build --build-tests
-swift test --skip-build --skip BrowserTests 2>&1 | tee .build/test-output.txt
+# No debug information: a from-scratch build (two copies of BoringSSL among the dependencies) is about 11% faster
+# on 2 cores, and a failure still names its test, file and line. TEST_DEBUG_INFO=dwarf for a debugger.
+debug_info=(-debug-info-format "${TEST_DEBUG_INFO:-none}")
+swift build --build-tests "${debug_info[@]}"
+swift test --skip-build "${debug_info[@]}" --skip BrowserTests 2>&1 | tee .build/test-output.txt
 # The browser test on its own. Its page calls wait for Chromium on threads of their own (BrowserPage+Async), not
 # on the 2-thread concurrency pool that the server in the same process answers Chromium from (beside the whole
 # suite that once starved a page load past 60 s); alone, its live-update waits do not compete with the suite.
-swift test --skip-build --filter BrowserTests 2>&1 | tee .build/browser-test-output.txt
+swift test --skip-build "${debug_info[@]}" --filter BrowserTests 2>&1 | tee .build/browser-test-output.txt
 # FUZZ_RUNS=0 leaves the fuzz step out (.ci/run runs it itself, beside the hardware-in-the-loop build).
 if [ "${FUZZ_RUNS:-60000}" != 0 ]; then Fuzz/run.sh ci "${FUZZ_RUNS:-60000}" 2>&1 | tail -n 12; fi
 grep -hE "Test run with [0-9]+ tests? .*passed" .build/test-output.txt .build/browser-test-output.txt

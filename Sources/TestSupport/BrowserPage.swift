@@ -22,10 +22,10 @@ public final class BrowserPage: Sendable {
         self.browserContextID = browserContextID
     }
 
-    private var connection: CDPConnection { browser.connection }
+    var connection: CDPConnection { browser.connection }
 
     @discardableResult
-    private func send(_ method: String, _ parameters: [String: Any] = [:], timeout: Duration? = nil) throws
+    func send(_ method: String, _ parameters: [String: Any] = [:], timeout: Duration? = nil) throws
         -> [String: Any]
     {
         try connection.send(method, parameters, session: sessionID, timeout: timeout ?? browser.defaultTimeout)

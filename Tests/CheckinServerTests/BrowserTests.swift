@@ -41,6 +41,27 @@ struct BrowserTests {
         try await page.setViewport(width: 1280, height: 800)
     }
 
+    /// axe-core (`scripts/install-axe.sh`) on the page as it is now: no serious or critical violation.
+    static func accessible(_ page: BrowserPage, _ name: String) async throws {
+        let path = ChildProcess.packageRoot + "/.build/axe/axe.min.js"
+        guard let axe = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }) else {
+            Issue.record("\(path) is missing: run scripts/install-axe.sh (scripts/test.sh does)")
+            return
+        }
+        if try await page.evaluate("typeof axe") != "object" { try await page.evaluate(axe + "\n;'loaded'") }
+        // Top-level await, the answer as JSON text: axe 3 brings its own `Promise`, which the DevTools protocol
+        // does not await when it is the expression's value.
+        let found = try await page.evaluate(
+            """
+            JSON.stringify((await axe.run(document)).violations
+              .filter(v => v.impact === 'serious' || v.impact === 'critical')
+              .map(v => v.impact + ' ' + v.id + ' (' + v.help + '): '
+                + v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(', ')))
+            """, timeout: .seconds(60))
+        let violations = try JSONDecoder().decode([String].self, from: Data((found ?? "").utf8))
+        #expect(violations.isEmpty, "\(name): \(violations.joined(separator: "; "))")
+    }
+
     /// A kiosk, through the server's own routes (a second application on the same database and clock).
     struct Kiosk: Sendable {
         let enrolment: Enrolment
@@ -139,18 +160,25 @@ struct BrowserTests {
         defer { browser.close() }
         let page = try await browser.newPage()
 
-        // Signing in.
+        // Signing in, with the keyboard only: Tab to each field, type, Enter.
         try await page.navigate(to: server.url + "/events")
         #expect(try await page.url().hasSuffix("/sign-in"))
-        try await page.type(into: "#email", text: "ann@example.org")
-        try await page.type(into: "#password", text: "wrong password")
-        try await page.submit("form")
+        try await Self.accessible(page, "sign-in")
+        #expect(try await page.tab(to: "#skip-link") == 1, "the first Tab offers to skip to the content")
+        try await page.tab(to: "#email")
+        try await page.typeText("ann@example.org")
+        try await page.tab(to: "#password")
+        try await page.typeText("wrong password")
+        try await page.press(.enter, waitingForLoad: true)
         #expect(page.status == 401)
         #expect(try await page.evaluate("document.querySelector('.error').textContent")?.contains("Wrong") == true)
-        try await page.type(into: "#password", text: Self.password)
-        try await page.submit("form")
+        try await Self.accessible(page, "sign-in with an error")
+        try await page.tab(to: "#password")
+        try await page.typeText(Self.password)
+        try await page.press(.enter, waitingForLoad: true)
         #expect(try await page.url().hasSuffix("/events"))
         #expect(try await page.evaluate("document.body.innerText")?.contains("Winter Gala") == true)
+        try await Self.accessible(page, "events")
 
         // The monitor: one row per device, the pills by last contact.
         let monitor = server.url + "/events/\(event.id.rawValue)/monitor"
@@ -169,6 +197,7 @@ struct BrowserTests {
         #expect(pills?.contains("offline:rgb(255, 217, 222)") == true, "\(pills ?? "")")
         #expect(pills?.contains("stale:rgb(255, 233, 168)") == true, "\(pills ?? "")")
         try await Self.screenshots(page, "monitor")
+        try await Self.accessible(page, "monitor")
 
         // A kiosk reports in: the row appears without a reload.
         _ = try await page.evaluate("window.stillTheSamePage = true")
@@ -199,6 +228,7 @@ struct BrowserTests {
         #expect(try await page.evaluate("document.querySelector('#checked-in').textContent") == "24")
         #expect(try await page.evaluate("String(document.querySelectorAll('svg.chart rect').length > 3)") == "true")
         try await Self.screenshots(page, "dashboard")
+        try await Self.accessible(page, "dashboard")
         try await page.navigate(to: server.url + "/events/\(event.id.rawValue)/guests")
         #expect(try await page.evaluate("String(document.querySelectorAll('#guests tbody tr').length)") == "40")
         // Every field has a label, and every button says what it does.
@@ -211,6 +241,15 @@ struct BrowserTests {
                 "String([...document.querySelectorAll('button')].every(b => (b.getAttribute('aria-label') || b.textContent).trim().length > 0))"
             ) == "true")
         try await Self.screenshots(page, "guests")
+        try await Self.accessible(page, "guests")
+        // A guest found and checked in with the keyboard only.
+        try await page.tab(to: "#q")
+        try await page.typeText("Katherine Johnson 39")
+        try await page.press(.enter, waitingForLoad: true)
+        #expect(try await page.evaluate("document.querySelector('#guests tbody').innerText")?.contains("39") == true)
+        try await page.tab(to: "button[aria-label='Check in Katherine Johnson 39']")
+        try await page.press(.enter, waitingForLoad: true)
+        #expect(try await page.evaluate("document.body.innerText")?.contains("Undo check-in") == true)
 
         // The devices page: offline alerts set through its form, with labels on every field.
         try await page.navigate(to: server.url + "/events/\(event.id.rawValue)/devices")
@@ -226,6 +265,7 @@ struct BrowserTests {
         #expect(secret.hasPrefix("whsec_"))
         #expect(try await server.repository.offlineAlerts(event: event.id).webhookSecret == secret)
         try await Self.screenshots(page, "devices")
+        try await Self.accessible(page, "devices")
 
         // A double entry of a guest whose name is 200 characters without a space: the report lists both doors,
         // and the page fits a 360 px phone without scrolling sideways.
@@ -254,6 +294,21 @@ struct BrowserTests {
         let overflow = try await page.evaluate("String(document.documentElement.scrollWidth)") ?? ""
         #expect(Int(overflow).map { $0 <= 360 } == true, "the page is \(overflow) px wide at 360 px")
         try await Self.screenshots(page, "double-entries")
+        try await Self.accessible(page, "double-entries")
+        // The other pages an organizer reaches, each checked as it first shows.
+        try await page.setViewport(width: 1280, height: 800)
+        let ada = guests[0].id.text
+        for (name, path) in [
+            ("no-shows", "/events/\(event.id.rawValue)/no-shows"), ("account", "/account"),
+            ("guest-edit", "/events/\(event.id.rawValue)/guests/\(ada)/edit"),
+            ("cancel-confirm", "/events/\(event.id.rawValue)/guests/\(ada)/cancel"), ("not-found", "/nowhere"),
+        ] {
+            try await page.navigate(to: server.url + path)
+            try await Self.accessible(page, name)
+        }
+        let signedOut = try await browser.newPage(isolated: true)
+        try await signedOut.navigate(to: server.url + "/password-reset")
+        try await Self.accessible(signedOut, "password-reset")
         // Every page of the event fits the phone (the import card was 400 px wide in a 390 px screen).
         for tab in ["", "/monitor", "/guests", "/devices"] {
             try await page.navigate(to: server.url + "/events/\(event.id.rawValue)\(tab)")
