@@ -37,6 +37,8 @@ public protocol CheckinRepository: Sendable {
     /// Guests whose name or e-mail contains `text`, or whose confirmation code starts with it (dashes and case
     /// ignored), by name, at most `limit`; every guest when `text` is empty.
     func searchGuests(event: EventID, text: String, limit: Int) async throws -> [Guest]
+    /// The guests of `query` in its order, from `offset`, at most `limit`, with the whole list's count.
+    func guestList(event: EventID, _ query: GuestQuery, offset: Int, limit: Int) async throws -> GuestListPage
     func counts(event: EventID) async throws -> EventCounts
     /// Checked-in guests (their `checkIn` set), the latest check-in (corrected time) first, at most `limit`:
     /// only those checked in at or after `since` when given, only those with an arrival alert when

@@ -42,6 +42,44 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func guestList(event: EventID, _ query: GuestQuery, offset: Int, limit: Int) async throws
+        -> GuestListPage
+    {
+        let trimmed = query.text.trimmingCharacters(in: .whitespaces)
+        let arguments: StatementArguments = [
+            "event": Int64(event.rawValue), "text": trimmed,
+            "contains": "%" + GuestSearch.likeEscaped(trimmed) + "%",
+            "unaccented": "%" + GuestSearch.likeEscaped(GuestSearch.unaccented(trimmed)) + "%",
+            "code": GuestSearch.codePrefix(trimmed).isEmpty
+                ? "" : GuestSearch.likeEscaped(GuestSearch.codePrefix(trimmed)) + "%",
+            "notArrived": query.notArrivedOnly, "offset": max(0, offset), "limit": max(0, limit),
+        ]
+        let matching = """
+            FROM guest AS g LEFT JOIN check_in AS c ON c.event_id = g.event_id AND c.guest_id = g.id
+            WHERE g.event_id = :event AND (:text = '' OR unaccent(g.name) LIKE :unaccented ESCAPE '\\'
+                OR g.email LIKE :contains ESCAPE '\\' OR (:code != '' AND g.id LIKE :code ESCAPE '\\'))
+              AND (NOT :notArrived OR (g.status = 'active' AND c.guest_id IS NULL))
+            """
+        let order =
+            switch query.order {
+            case .name: "g.name COLLATE NOCASE, g.id"
+            case .status:
+                "CASE WHEN g.status = 'cancelled' THEN 2 WHEN c.guest_id IS NULL THEN 0 ELSE 1 END, g.name COLLATE NOCASE, g.id"
+            case .arrival: "c.corrected_time IS NULL, c.corrected_time DESC, g.name COLLATE NOCASE, g.id"
+            }
+        return try await writer.read { db in
+            let guests = try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.guestAndCheckInColumns) \(matching) ORDER BY \(order) LIMIT :limit OFFSET :offset",
+                arguments: arguments
+            ).map(Self.guestWithCheckIn)
+            let totals = try Row.fetchOne(
+                db, sql: "SELECT COUNT(*) AS total, COALESCE(SUM(g.party_size), 0) AS people \(matching)",
+                arguments: arguments)
+            return GuestListPage(guests: guests, total: totals?["total"] ?? 0, people: totals?["people"] ?? 0)
+        }
+    }
+
     public func counts(event: EventID) async throws -> EventCounts {
         try await writer.read { db in
             let row = try Row.fetchOne(

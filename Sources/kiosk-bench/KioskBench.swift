@@ -16,6 +16,7 @@ struct KioskBench: AsyncParsableCommand {
             SyncBench.self,
             ServerBench.self,
             WebBench.self,
+            GuestListBench.self,
             IssuanceBench.self,
             AllBenches.self,
         ],

@@ -1,6 +1,7 @@
 import CheckinCore
 import Foundation
 import KioskCore
+import PassFormat
 import PostgresTestSupport
 import Testing
 
@@ -50,6 +51,33 @@ struct RepositoryTests {
         #expect(try await found("lukasz dvorak") == ["Łukasz Dvořák"])
         #expect(try await found("Núñez") == ["José Núñez"])
         #expect(try await found("nunes").isEmpty)
+    }
+
+    /// The organizer's lists are ordered, filtered, counted and paged by the database, the same on every store.
+    @Test(arguments: RepositoryFactory.all)
+    func guestListsAreOrderedFilteredCountedAndPaged(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (_, event, _) = try await h.event(guests: 0)
+        let added = try await h.repository.addGuests(
+            ["b", "A", "c", "D", "e"].enumerated().map { NewGuest(name: $1, partySize: $0 + 1) }, event: event.id,
+            at: h.clock.now())
+        let id = Dictionary(uniqueKeysWithValues: added.map { ($0.name, $0.id.text) })
+        _ = try await h.admin.checkInFromPage(id["c"]!, event: event.id, nonce: "NONCEFORTHEFIRST1")
+        h.clock.advance(by: 60)
+        _ = try await h.admin.checkInFromPage(id["A"]!, event: event.id, nonce: "NONCEFORTHESECOND")
+        _ = try await h.repository.cancelGuest(GuestID(text: id["e"]!)!, event: event.id, at: h.clock.now())
+        func list(_ query: GuestQuery, offset: Int = 0, limit: Int = 10) async throws -> ([String], Int, Int) {
+            let page = try await h.repository.guestList(event: event.id, query, offset: offset, limit: limit)
+            return (page.guests.map(\.name), page.total, page.people)
+        }
+        #expect(try await list(GuestQuery()) == (["A", "b", "c", "D", "e"], 5, 15))
+        #expect(try await list(GuestQuery(order: .status)).0 == ["b", "D", "A", "c", "e"])
+        #expect(try await list(GuestQuery(order: .arrival)).0 == ["A", "c", "b", "D", "e"], "the latest arrival first")
+        #expect(try await list(GuestQuery(), offset: 2, limit: 2) == (["c", "D"], 5, 15))
+        #expect(try await list(GuestQuery(), offset: 10, limit: 2) == ([], 5, 15), "past the end: the count stays")
+        #expect(try await list(GuestQuery(notArrivedOnly: true)) == (["b", "D"], 2, 1 + 4))
+        #expect(try await list(GuestQuery(text: "d", notArrivedOnly: true)) == (["D"], 1, 4))
+        #expect(try await list(GuestQuery(text: "zzz")) == ([], 0, 0))
     }
 
     @Test(arguments: RepositoryFactory.all)

@@ -43,19 +43,11 @@ struct GuestsView {
 
     /// Guests on one page of the list.
     static let limit = 100
+    /// How many pages a list of `total` guests takes (one when empty).
+    static func pages(_ total: Int) -> Int { max(1, (total + limit - 1) / limit) }
     static let passLimit = 20
-    /// The most guests a search reads to count, sort and page (far beyond any one event's list).
-    static let searchLimit = 200_000
-
-    /// How the list is ordered.
-    enum Sort: String, CaseIterable {
-        /// By name.
-        case name
-        /// Expected first, then checked in, then cancelled; by name within each.
-        case status
-        /// The latest check-in first; those not arrived after, by name.
-        case arrival
-    }
+    /// How the list is ordered (the database orders and pages it).
+    typealias Sort = GuestOrder
 
     struct SortLink {
         var label: String
@@ -90,26 +82,6 @@ struct GuestsView {
     var passes: [Pass] = []
     var hasPasses = false
 
-    static func sorted(_ guests: [Guest], by sort: Sort) -> [Guest] {
-        switch sort {
-        case .name:
-            return guests
-        case .status:
-            func rank(_ guest: Guest) -> Int { guest.status == .cancelled ? 2 : guest.checkIn == nil ? 0 : 1 }
-            return guests.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
-                .map(\.element)
-        case .arrival:
-            return guests.enumerated().sorted { a, b in
-                switch (a.element.checkIn?.at, b.element.checkIn?.at) {
-                case (let x?, let y?): return x != y ? x > y : a.offset < b.offset
-                case (.some, nil): return true
-                case (nil, .some): return false
-                case (nil, nil): return a.offset < b.offset
-                }
-            }.map(\.element)
-        }
-    }
-
     mutating func showPasses(_ issuances: [PassIssuance], names: [GuestID: String], timeZone: TimeZone, now: Date) {
         let time = TimeText(now: now, timeZone: timeZone)
         passes = issuances.map { issuance in
@@ -128,7 +100,7 @@ struct GuestsView {
     }
 
     init(
-        event: Event, guests: [Guest], query: String, csrf: String, notice: String?,
+        event: Event, list: GuestListPage, query: String, csrf: String, notice: String?,
         problem: (text: String, form: Form)? = nil, lines: [GuestCSV.Problem] = [],
         walkIn: [String: String] = ["partySize": "1"], sort: Sort = .name, page: Int = 1, timeZone: TimeZone,
         now: Date
@@ -139,12 +111,11 @@ struct GuestsView {
         self.csrf = csrf
         self.query = query
         let nonce = Secrets.randomBase32(bytes: 10)
-        let sorted = Self.sorted(guests, by: sort)
-        let pages = max(1, (sorted.count + Self.limit - 1) / Self.limit)
+        let pages = Self.pages(list.total)
         let page = min(max(1, page), pages)
-        let listed = sorted.dropFirst((page - 1) * Self.limit).prefix(Self.limit)
-        let count = TimeText.counted(sorted.count, "guest")
-        let matching = query.isEmpty ? count : "\(count) \(sorted.count == 1 ? "matches" : "match") '\(query)'"
+        let listed = list.guests
+        let count = TimeText.counted(list.total, "guest")
+        let matching = query.isEmpty ? count : "\(count) \(list.total == 1 ? "matches" : "match") '\(query)'"
         shown =
             pages == 1
             ? matching

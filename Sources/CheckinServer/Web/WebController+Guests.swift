@@ -46,9 +46,18 @@ extension WebController {
         lines: [GuestCSV.Problem] = [], walkIn: [String: String] = ["partySize": "1"],
         sort: GuestsView.Sort = .name, page: Int = 1, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let found = try await repository.searchGuests(event: event.id, text: query, limit: GuestsView.searchLimit)
+        // The requested page, or the last one when it lies past the end (a list that shrank since).
+        let wanted = GuestQuery(text: query, order: sort)
+        var page = max(1, page)
+        var list = try await repository.guestList(
+            event: event.id, wanted, offset: (page - 1) * GuestsView.limit, limit: GuestsView.limit)
+        if list.guests.isEmpty, page > GuestsView.pages(list.total) {
+            page = GuestsView.pages(list.total)
+            list = try await repository.guestList(
+                event: event.id, wanted, offset: (page - 1) * GuestsView.limit, limit: GuestsView.limit)
+        }
         var view = GuestsView(
-            event: event, guests: found, query: query, csrf: signed.session.csrfToken, notice: notice,
+            event: event, list: list, query: query, csrf: signed.session.csrfToken, notice: notice,
             problem: problem, lines: lines, walkIn: walkIn, sort: sort, page: page, timeZone: pages.zone(of: event),
             now: clock.now())
         let stuck = try await repository.issuances(event: event.id, problemsOnly: true, limit: GuestsView.passLimit)
