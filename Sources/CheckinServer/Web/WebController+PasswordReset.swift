@@ -123,6 +123,8 @@ extension WebController {
         let csrf = Secrets.randomBase32(bytes: 20)
         var response = pages.html(template, values.merging(["csrf": csrf]) { $1 }, status: status)
         response.setCookie(OrganizerSessions.cookie(OrganizerSessions.signInCookie, csrf, maxAge: 3600))
+        // The link's token is in the address: no page of the reset sends it on as a referrer.
+        response.headers[HTTPFields.Element.Name("Referrer-Policy")!] = "no-referrer"
         return response
     }
 }
