@@ -29,9 +29,9 @@ extension WebController {
     @Sendable func requestPasswordReset(_ request: Request, context: ServerContext) async throws -> Response {
         let form = try await Self.form(ResetRequestForm.self, request, context)
         let client = ClientAddress.of(request, peer: context.clientAddress, trustedProxies: limits.trustedProxies)
-        guard let sent = form.csrf, let kept = request.cookies[OrganizerSessions.signInCookie]?.value,
-            OrganizerSessions.same(sent, kept)
-        else { return try await refused(request, organizer: nil, client: client) }
+        guard Self.signedOutFormIsGenuine(form.csrf, request) else {
+            return try await refused(request, organizer: nil, client: client)
+        }
         let email = String((form.email ?? "").prefix(Self.maximumEmailLength))
         let address = Organizer.normalizedEmail(email)
         guard let mail = resetMail else {
@@ -88,9 +88,9 @@ extension WebController {
     @Sendable func setNewPassword(_ request: Request, context: ServerContext) async throws -> Response {
         let form = try await Self.form(NewPasswordForm.self, request, context)
         let client = ClientAddress.of(request, peer: context.clientAddress, trustedProxies: limits.trustedProxies)
-        guard let sent = form.csrf, let kept = request.cookies[OrganizerSessions.signInCookie]?.value,
-            OrganizerSessions.same(sent, kept)
-        else { return try await refused(request, organizer: nil, client: client) }
+        guard Self.signedOutFormIsGenuine(form.csrf, request) else {
+            return try await refused(request, organizer: nil, client: client)
+        }
         let token = context.parameters.get("token") ?? ""
         let values: [String: Any] = ["token": token, "minimum": String(CheckinAdmin.minimumPasswordLength)]
         guard let password = form.password, password == form.again else {

@@ -131,9 +131,9 @@ struct WebController: Sendable {
     @Sendable func submitSignIn(_ request: Request, context: ServerContext) async throws -> Response {
         let form = try await Self.form(SignInForm.self, request, context)
         let client = ClientAddress.of(request, peer: context.clientAddress, trustedProxies: limits.trustedProxies)
-        guard let sent = form.csrf, let kept = request.cookies[OrganizerSessions.signInCookie]?.value,
-            OrganizerSessions.same(sent, kept)
-        else { return try await refused(request, organizer: nil, client: client) }
+        guard Self.signedOutFormIsGenuine(form.csrf, request) else {
+            return try await refused(request, organizer: nil, client: client)
+        }
         let email = String((form.email ?? "").prefix(Self.maximumEmailLength))
         let address = Organizer.normalizedEmail(email)
         // Counted before the password is checked: parallel guesses cannot all pass the limit.
@@ -181,6 +181,13 @@ struct WebController: Sendable {
         response.setCookie(cookie)
         response.setCookie(OrganizerSessions.cookie(OrganizerSessions.signInCookie, "", maxAge: 0))
         return response
+    }
+
+    /// A form of a signed-out page (sign-in, password reset): its token must be the one the page set in the
+    /// pre-sign-in cookie.
+    static func signedOutFormIsGenuine(_ sent: String?, _ request: Request) -> Bool {
+        guard let sent, let kept = request.cookies[OrganizerSessions.signInCookie]?.value else { return false }
+        return OrganizerSessions.same(sent, kept)
     }
 
     struct CSRFForm: Decodable {
