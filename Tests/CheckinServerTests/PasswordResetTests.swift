@@ -160,18 +160,37 @@ struct NoMail: Error, CustomStringConvertible {
 /// A mailer that keeps what it is given (for the limits, where the relay's own behaviour is not the point).
 actor MailBox: Mailer {
     private var mails: [OutgoingEmail] = []
-    private var waiting: [(Int, CheckedContinuation<[OutgoingEmail], Never>)] = []
+    private var waiting: [UUID: (count: Int, continuation: CheckedContinuation<[OutgoingEmail], any Error>)] = [:]
 
     func send(_ email: OutgoingEmail) async throws {
         mails.append(email)
-        let ready = waiting.filter { $0.0 <= mails.count }
-        waiting.removeAll { $0.0 <= mails.count }
-        for (_, continuation) in ready { continuation.resume(returning: mails) }
+        for (id, waiter) in waiting where waiter.count <= mails.count {
+            waiting[id] = nil
+            waiter.continuation.resume(returning: mails)
+        }
     }
 
-    /// The mails once there are at least `count`.
-    func waitFor(_ count: Int) async -> [OutgoingEmail] {
+    /// The mails once there are at least `count`; fails naming the shortfall if they are not all there within
+    /// `limit` (a mail that never comes fails the test instead of hanging the run).
+    func waitFor(_ count: Int, within limit: Duration = .seconds(60)) async throws -> [OutgoingEmail] {
         if mails.count >= count { return mails }
-        return await withCheckedContinuation { waiting.append((count, $0)) }
+        let id = UUID()
+        let timer = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            self.expire(id)
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { waiting[id] = (count, $0) }
     }
+
+    private func expire(_ id: UUID) {
+        guard let waiter = waiting.removeValue(forKey: id) else { return }
+        waiter.continuation.resume(throwing: MissingMail(expected: waiter.count, sent: mails.count))
+    }
+}
+
+struct MissingMail: Error, CustomStringConvertible {
+    let expected: Int
+    let sent: Int
+    var description: String { "\(expected) e-mails expected, \(sent) sent within the time limit" }
 }
