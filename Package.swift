@@ -271,6 +271,8 @@ let package = Package(
                 "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskScenes", "CheckinPostgres", "TestSupport",
                 "PostgresTestSupport",
                 "CheckinWebhooks", "KioskImageIO", "KioskDecoding", "DedicatedThreads",
+                // The admin commands run inside the test process (LiveProcesses.admin).
+                "checkin-server",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(

@@ -41,9 +41,7 @@ func withAdmin<T>(_ repository: any CheckinRepository, _ body: (CheckinAdmin) as
 }
 
 /// A sentence for people, on standard error (standard output carries the value).
-func note(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
+func note(_ text: String) { CommandIO.note(text) }
 
 func parseTime(_ text: String, _ name: String) throws -> Date {
     guard let date = APITime.date(text) else {
@@ -59,7 +57,7 @@ struct AdminToken: AsyncParsableCommand {
 
     func run() async throws {
         let token = try await withAdmin(options) { try await $0.newAdminToken() }
-        print(token)
+        CommandIO.value(token)
         note(
             "admin token made; it is shown only now (the server keeps its SHA-256). Send it as 'Authorization: Bearer <token>'."
         )
@@ -74,7 +72,7 @@ struct CreateTenant: AsyncParsableCommand {
 
     func run() async throws {
         let tenant = try await withAdmin(options) { try await $0.createTenant(name: name) }
-        print(tenant.id)
+        CommandIO.value(tenant.id)
         note("created tenant \(tenant.id) (\(tenant.name))")
     }
 }
@@ -89,13 +87,13 @@ struct CreateOrganizer: AsyncParsableCommand {
     @Option(help: "Their name, shown on the pages.") var name: String
 
     func run() async throws {
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        guard let line = CommandIO.readLine(), !line.isEmpty else {
             throw ValidationError("give the password on standard input (one line), e.g. from a file: < password.txt")
         }
         let organizer = try await withAdmin(options) {
             try await $0.createOrganizer(tenant: TenantID(tenant), email: email, name: name, password: line)
         }
-        print(organizer.id)
+        CommandIO.value(organizer.id)
         note("created organizer \(organizer.id) (\(organizer.email)) of tenant \(organizer.tenant)")
     }
 }
@@ -108,7 +106,7 @@ struct SetOrganizerPassword: AsyncParsableCommand {
     @Option(help: "The e-mail address they sign in with.") var email: String
 
     func run() async throws {
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        guard let line = CommandIO.readLine(), !line.isEmpty else {
             throw ValidationError("give the password on standard input (one line), e.g. from a file: < password.txt")
         }
         let organizer = try await withAdmin(options) { try await $0.setOrganizerPassword(email: email, password: line) }
@@ -156,7 +154,7 @@ struct CreateEvent: AsyncParsableCommand {
             endsAt: try parseTime(ends, "--ends"), graceMinutes: graceMinutes, minimumKioskVersion: minimumKioskVersion,
             timeZone: timeZone)
         let event = try await withAdmin(options) { try await $0.createEvent(input, tenant: TenantID(tenant)) }
-        print(event.id)
+        CommandIO.value(event.id)
         note("created event \(event.id) (\(event.name)) of tenant \(event.tenant)")
     }
 }
@@ -178,7 +176,7 @@ struct ImportGuests: AsyncParsableCommand {
         }
         let bytes = [UInt8](data)
         let outcome = try await withAdmin(options) { try await $0.importGuests(csv: bytes, event: EventID(event)) }
-        print(outcome.added.count)
+        CommandIO.value(outcome.added.count)
         note(
             "imported \(csv) into event \(event): \(outcome.added.count) added, \(outcome.updated.count) updated, "
                 + "\(outcome.unchanged) unchanged")
@@ -203,13 +201,13 @@ struct AddGuest: AsyncParsableCommand {
             name: name, email: email, phone: phone, partySize: partySize, accessType: accessType,
             checkInNote: note, arrivalAlert: arrivalAlert)
         let guest = try await withAdmin(options) { try await $0.addGuest(input, event: EventID(event)) }
-        print(guest.id.text)
+        CommandIO.value(guest.id.text)
         CheckinServerCommand.note("added \(guest.name) to event \(event); confirmation code \(guest.id.displayCode)")
     }
 }
 
 extension CheckinServerCommand {
-    static func note(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    static func note(_ text: String) { CommandIO.note(text) }
 }
 
 struct CancelGuest: AsyncParsableCommand {
@@ -221,7 +219,7 @@ struct CancelGuest: AsyncParsableCommand {
 
     func run() async throws {
         let cancelled = try await withAdmin(options) { try await $0.cancelGuest(guest, event: EventID(event)) }
-        print(cancelled.id.text)
+        CommandIO.value(cancelled.id.text)
         note("cancelled \(cancelled.name) (\(cancelled.id.displayCode)) in event \(event)")
     }
 }
@@ -239,7 +237,7 @@ struct EnrolmentCode: AsyncParsableCommand {
         let answer = try await withAdmin(options) {
             try await $0.createEnrolmentCode(event: EventID(event), replacesDevice: replacesDevice)
         }
-        print(answer.code)
+        CommandIO.value(answer.code)
         note(
             "one-time enrolment code, valid until \(APITime.text(answer.expiresAt)); it is shown only now. On the kiosk: kioskctl enroll --server URL --code \(answer.code)"
         )
@@ -254,7 +252,7 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let lines = try await withAdmin(options) { try await $0.exportLines(event: EventID(event)) }
-        for line in lines { print(line) }
+        for line in lines { CommandIO.value(line) }
         note("\(lines.count) lines")
     }
 }

@@ -45,11 +45,11 @@ struct OfflineAlertsCommand: AsyncParsableCommand {
                 allowPrivate: allowPrivate)
             return (settings, before.webhookSecret)
         }
-        print("email\t\(settings.email ?? "-")")
-        print("webhook_url\t\(settings.webhookURL ?? "-")")
+        CommandIO.value("email\t\(settings.email ?? "-")")
+        CommandIO.value("webhook_url\t\(settings.webhookURL ?? "-")")
         if settings.webhookURL != nil, let secret = settings.webhookSecret {
             // Whole only when just made; then its last 4 characters, to tell which one a receiver holds.
-            print("webhook_secret\t" + (secret != before ? secret : "…" + secret.suffix(4)))
+            CommandIO.value("webhook_secret\t" + (secret != before ? secret : "…" + secret.suffix(4)))
             if secret != before { note("the webhook secret is shown only now: copy it into the receiver") }
         }
         note(settings.isOn ? "offline alerts of event \(event) are on" : "offline alerts of event \(event) are off")

@@ -16,7 +16,7 @@ struct Devices: AsyncParsableCommand {
         for device in devices {
             let seen = device.lastSeenAt.map(APITime.text) ?? "never"
             let pending = device.lastReport.map { String($0.pending) } ?? "-"
-            print(
+            CommandIO.value(
                 [device.id, device.door, device.kioskVersion, seen, pending, device.revoked ? "revoked" : "active"]
                     .joined(separator: "\t"))
         }
@@ -34,7 +34,7 @@ struct RevokeDevice: AsyncParsableCommand {
 
     func run() async throws {
         try await withAdmin(options) { try await $0.revokeDevice(device, tenant: TenantID(tenant)) }
-        print(device)
+        CommandIO.value(device)
         note("revoked \(device): its requests are refused from now on")
     }
 }
@@ -50,6 +50,6 @@ struct Audit: AsyncParsableCommand {
         let lines = try await withAdmin(options) {
             try await $0.auditLines(tenant: tenant.map(TenantID.init), limit: limit)
         }
-        for line in lines { print(line) }
+        for line in lines { CommandIO.value(line) }
     }
 }

@@ -25,13 +25,13 @@ struct DoubleEntries: AsyncParsableCommand {
     func run() async throws {
         if json {
             let entries = try await withAdmin(options) { try await $0.doubleEntryLines(event: EventID(event)) }
-            for line in entries { print(line) }
+            for line in entries { CommandIO.value(line) }
             note("\(entries.count) double \(entries.count == 1 ? "entry" : "entries")")
             return
         }
         let entries = try await withAdmin(options) { try await $0.doubleEntries(event: EventID(event)) }
         for entry in entries {
-            print(
+            CommandIO.value(
                 [
                     entry.guest.text, entry.guestName, entry.checkInDoor, APITime.text(entry.checkInAt),
                     entry.otherDoor,

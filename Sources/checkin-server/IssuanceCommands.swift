@@ -22,7 +22,7 @@ struct SigningKeys: AsyncParsableCommand {
         let keys = try await withAdmin(options) { admin in
             try await admin.signingKeys(tenant: TenantID(tenant), rotate: rotate)
         }
-        for line in CheckinAdmin.trustedKeyLines(keys) { print(line) }
+        for line in CheckinAdmin.trustedKeyLines(keys) { CommandIO.value(line) }
         note(
             "\(keys.count) signing key(s) of tenant \(tenant), newest first: add these lines to each kiosk's kiosk.conf"
         )
@@ -44,7 +44,7 @@ struct WebhookSecretCommand: AsyncParsableCommand {
     func run() async throws {
         let secret = try await withAdmin(options) { admin in try await admin.newWebhookSecret(tenant: TenantID(tenant))
         }
-        print(secret)
+        CommandIO.value(secret)
         note("webhook secret for tenant \(tenant): shown once; the previous one stays valid for 24 hours")
     }
 }

@@ -3,8 +3,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The package's executables run as real processes, and a `checkin-server serve` over HTTPS with a CA made on
-/// the spot (as Tests/CheckinServerTests/ServeCommandTests does).
+@testable import checkin_server
+
+/// The package's executables run as real processes (`kiosk`, `kioskctl`, and a `checkin-server serve` over HTTPS
+/// with a CA made on the spot, as Tests/CheckinServerTests/ServeCommandTests does); the server's admin commands
+/// run inside this process.
 enum LiveProcesses {
     static let packageRoot = ChildProcess.packageRoot
     static let productsFolder = ChildProcess.productsFolder
@@ -28,9 +31,16 @@ enum LiveProcesses {
         try await ChildProcess.run(executable, arguments, in: folder)
     }
 
-    /// Runs `checkin-server` and returns its standard output, trimmed; fails the test if it fails.
+    /// Runs a `checkin-server` admin command on the database of the server in `folder` (its `checkin.db`, or the
+    /// PostgreSQL database of `--postgres` with the secrets key in `folder`, where `serve` keeps them) and returns
+    /// its standard output, trimmed; fails the test if it fails. Inside this process, through the binary's own
+    /// command (`CheckinServerCommand.run`: its parsing, checks and errors), without starting one; the binary
+    /// itself is run by `serve` here and by the command-line tests of CheckinServerTests.
     static func admin(_ arguments: [String], in folder: String) async throws -> String {
-        let r = try await run("checkin-server", arguments, in: folder)
+        let store =
+            arguments.contains("--postgres")
+            ? ["--secrets-key-file", folder + "/checkin-secrets.key"] : ["--database", folder + "/checkin.db"]
+        let r = await CheckinServerCommand.run(arguments + store)
         try #require(r.status == 0, "checkin-server \(arguments): \(r.err)")
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -91,7 +91,7 @@ struct RosterSyncTests {
         if guests > 0 {
             try csv.write(toFile: server.folder + "/many.csv", atomically: true, encoding: .utf8)
             _ = try await LiveProcesses.admin(
-                ["import-guests", "--event", "1", "--csv", "many.csv"], in: server.folder)
+                ["import-guests", "--event", "1", "--csv", server.folder + "/many.csv"], in: server.folder)
         }
         try await server.start()
         return (server, ids)
