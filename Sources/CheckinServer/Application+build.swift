@@ -85,7 +85,7 @@ public func buildRouter(
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
     GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
     let resetMail = issuance.flatMap { steps in
-        steps.mailer.map { PasswordResetMail(mailer: $0, publicURL: steps.publicURL) }
+        steps.mailer.map { PasswordResetMail(mailer: $0, address: steps.address) }
     }
     WebController(
         repository: repository, clock: clock, timeZone: issuance?.timeZone ?? .current, limits: limits,

@@ -96,11 +96,15 @@ struct Serve: AsyncParsableCommand {
         limits.allowPrivateWebhooks = allowPrivateWebhooks
         let configuration = ServerConfiguration(
             host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey, limits: limits)
-        let address = publicURL ?? "\(tlsCertificate == nil ? "http" : "https")://\(host):\(port)"
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        let address = PublicAddress(publicURL ?? "\(scheme)://\(host):\(port)")
         let relay = try mailer()
-        // The port, once listening, for whoever started the server with --port 0 (written whole, then renamed).
+        // The port, once listening: in the links (without --public-url), and for whoever started the server with
+        // --port 0 (written whole, then renamed).
         let portFile = self.portFile
-        let listening: @Sendable (Int) async -> Void = { [logger] port in
+        let ownAddress = publicURL == nil
+        let listening: @Sendable (Int) async -> Void = { [logger, host] port in
+            if ownAddress { address.update("\(scheme)://\(host):\(port)") }
             guard let portFile else { return }
             let temporary = portFile + ".tmp"
             do {
@@ -113,7 +117,7 @@ struct Serve: AsyncParsableCommand {
         // The background work beside the HTTP server: pass issuance and the offline-alert watch.
         func issuance(_ repository: any CheckinRepository) -> (PassIssuanceSteps, [any Service]) {
             let steps = PassIssuanceSteps(
-                repository: repository, images: PassImageStore(directory: passDirectory), publicURL: address,
+                repository: repository, images: PassImageStore(directory: passDirectory), address: address,
                 mailer: relay)
             var workers: [any Service] = []
             if issuanceWorkers > 0 {
@@ -128,7 +132,7 @@ struct Serve: AsyncParsableCommand {
                     DeviceWatch(
                         repository: repository,
                         sender: OfflineAlertSender(
-                            repository: repository, mailer: relay, publicURL: address,
+                            repository: repository, mailer: relay, address: address,
                             allowPrivateWebhooks: limits.allowPrivateWebhooks),
                         interval: .seconds(watchInterval), deliveriesAtOnce: limits.alertDeliveriesAtOnce,
                         logger: Logger(label: "device-watch")))

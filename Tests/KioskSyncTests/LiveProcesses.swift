@@ -80,6 +80,9 @@ final class LiveServer {
 
     var url: String { "https://localhost:\(port)" }
 
+    /// The address `serve` links its passes to without --public-url: its host (127.0.0.1) and the port it listens on.
+    var ownAddress: String { "https://127.0.0.1:\(port)" }
+
     /// The database options of every `checkin-server` command.
     var databaseArguments: [String] { postgres.map { ["--postgres", $0] } ?? [] }
 

@@ -11,7 +11,8 @@ public struct OfflineAlertSender: Sendable {
     public let repository: any CheckinRepository
     public let mailer: (any Mailer)?
     /// The organizer pages' address: the alert links to `<publicURL>/events/<id>/monitor`.
-    public let publicURL: String
+    public let address: PublicAddress
+    public var publicURL: String { address.value }
     public let timeZone: TimeZone
     /// How long a webhook receiver may take to answer.
     public let webhookTimeout: TimeAmount
@@ -22,9 +23,18 @@ public struct OfflineAlertSender: Sendable {
         repository: any CheckinRepository, mailer: (any Mailer)?, publicURL: String, timeZone: TimeZone = .current,
         webhookTimeout: TimeAmount = .seconds(10), allowPrivateWebhooks: Bool = false
     ) {
+        self.init(
+            repository: repository, mailer: mailer, address: PublicAddress(publicURL), timeZone: timeZone,
+            webhookTimeout: webhookTimeout, allowPrivateWebhooks: allowPrivateWebhooks)
+    }
+
+    public init(
+        repository: any CheckinRepository, mailer: (any Mailer)?, address: PublicAddress,
+        timeZone: TimeZone = .current, webhookTimeout: TimeAmount = .seconds(10), allowPrivateWebhooks: Bool = false
+    ) {
         self.repository = repository
         self.mailer = mailer
-        self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+        self.address = address
         self.timeZone = timeZone
         self.webhookTimeout = webhookTimeout
         self.allowPrivateWebhooks = allowPrivateWebhooks

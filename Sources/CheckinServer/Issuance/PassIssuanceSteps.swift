@@ -12,20 +12,32 @@ public struct PassIssuanceSteps: Sendable {
     public let repository: any CheckinRepository
     public let images: PassImageStore
     /// Where guests open their pass: `https://checkin.example` (the pass page is `/p/<pass>` under it).
-    public let publicURL: String
+    public let address: PublicAddress
     public let mailer: (any Mailer)?
     public let timeZone: TimeZone
+
+    public init(
+        repository: any CheckinRepository, images: PassImageStore, address: PublicAddress, mailer: (any Mailer)?,
+        timeZone: TimeZone = .current
+    ) {
+        self.repository = repository
+        self.images = images
+        self.address = address
+        self.mailer = mailer
+        self.timeZone = timeZone
+    }
 
     public init(
         repository: any CheckinRepository, images: PassImageStore, publicURL: String, mailer: (any Mailer)?,
         timeZone: TimeZone = .current
     ) {
-        self.repository = repository
-        self.images = images
-        self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
-        self.mailer = mailer
-        self.timeZone = timeZone
+        self.init(
+            repository: repository, images: images, address: PublicAddress(publicURL), mailer: mailer,
+            timeZone: timeZone)
     }
+
+    /// The public address now.
+    public var publicURL: String { address.value }
 
     /// The URL a pass's QR code holds: upper case, so the code fits QR alphanumeric mode; the kiosk reads the
     /// token after the last '/'.

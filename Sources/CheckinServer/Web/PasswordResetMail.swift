@@ -5,12 +5,12 @@ import Foundation
 struct PasswordResetMail: Sendable {
     let mailer: any Mailer
     /// The server's address as organizers reach it (`serve --public-url`): the link starts with it.
-    let publicURL: String
+    let address: PublicAddress
     /// How long a link works: 30 minutes.
     static let lifetime: TimeInterval = 30 * 60
 
     func email(to organizer: Organizer, token: String) -> OutgoingEmail {
-        let base = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+        let base = address.value
         let link = "\(base)/password-reset/\(token)"
         let domain = URL(string: base)?.host ?? "checkin.invalid"
         let text = """
