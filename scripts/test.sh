@@ -15,14 +15,11 @@ swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swi
 # on 2 cores, and a failure still names its test, file and line. TEST_DEBUG_INFO=dwarf for a debugger.
 debug_info=(-debug-info-format "${TEST_DEBUG_INFO:-none}")
 swift build --build-tests "${debug_info[@]}"
-# Each run has a deadline (several times its usual length): a hung test fails the run by name
+# One run of every test, the browser test among them (its page calls wait on threads of their own and its server
+# runs on the test-server threads, so the suite's load on the 2-thread concurrency pool does not starve it). The
+# run has a deadline, several times its usual length: a hung test fails the run by name
 # (scripts/swift-test-bounded.sh).
-scripts/swift-test-bounded.sh .build/test-output.txt "${TEST_DEADLINE:-1500}" --skip-build "${debug_info[@]}" \
-  --skip BrowserTests
-# The browser test on its own. Its page calls wait for Chromium on threads of their own (BrowserPage+Async), not
-# on the 2-thread concurrency pool that the server in the same process answers Chromium from (beside the whole
-# suite that once starved a page load past 60 s); alone, its live-update waits do not compete with the suite.
-scripts/swift-test-bounded.sh .build/browser-test-output.txt 600 --skip-build "${debug_info[@]}" --filter BrowserTests
+scripts/swift-test-bounded.sh .build/test-output.txt "${TEST_DEADLINE:-1500}" --skip-build "${debug_info[@]}"
 # FUZZ_RUNS=0 leaves the fuzz step out (.ci/run runs it itself, beside the hardware-in-the-loop build).
 if [ "${FUZZ_RUNS:-60000}" != 0 ]; then Fuzz/run.sh ci "${FUZZ_RUNS:-60000}" 2>&1 | tail -n 12; fi
-grep -hE "Test run with [0-9]+ tests? .*passed" .build/test-output.txt .build/browser-test-output.txt
+grep -hE "Test run with [0-9]+ tests? .*passed" .build/test-output.txt
