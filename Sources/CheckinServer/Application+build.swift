@@ -20,7 +20,10 @@ public func buildApplication(
         await onListening(channel.localAddress?.port ?? configuration.port)
     }
     let limits = configuration.limits
-    let router = buildRouter(repository: repository, clock: clock, issuance: issuance, limits: limits)
+    // The pages' e-mails (password-reset links), sent beside the server and drained at a graceful stop.
+    let outbox = issuance?.mailer.map { MailOutbox(mailer: $0, logger: logger) }
+    let services = services + (outbox.map { [$0] } ?? [])
+    let router = buildRouter(repository: repository, clock: clock, issuance: issuance, outbox: outbox, limits: limits)
     // At most `maximumConnections` served at once (Hummingbird stops accepting until one closes).
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server",
@@ -67,7 +70,7 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
 /// The routes, one controller per resource; the organizer's pages (`WebController`) outside `/v1`.
 public func buildRouter(
     repository: any CheckinRepository, clock: any ServerClock, issuance: PassIssuanceSteps? = nil,
-    limits: EdgeLimits = EdgeLimits()
+    outbox: MailOutbox? = nil, limits: EdgeLimits = EdgeLimits()
 ) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     // First: the route's body limit holds before any route or authenticator reads a byte.
@@ -84,9 +87,8 @@ public func buildRouter(
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
     GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
-    let resetMail = issuance.flatMap { steps in
-        steps.mailer.map { PasswordResetMail(mailer: $0, address: steps.address) }
-    }
+    // Reset links need a relay (the issuance's) and the outbox that sends through it.
+    let resetMail = issuance.flatMap { steps in outbox.map { PasswordResetMail(outbox: $0, address: steps.address) } }
     WebController(
         repository: repository, clock: clock, timeZone: issuance?.timeZone ?? .current, limits: limits,
         resetMail: resetMail

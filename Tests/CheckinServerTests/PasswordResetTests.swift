@@ -142,6 +142,32 @@ import Testing
         }
     }
 
+    /// A link asked for just before the server stops still goes out: the stop waits for the outbox, which sends
+    /// what was queued, however slow the relay (a detached send was dropped at the stop).
+    @Test func aLinkAskedForJustBeforeAStopIsStillSent() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (tenant, _, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let relay = SlowRelay()
+        let steps = PassIssuanceSteps(
+            repository: h.repository, images: PassImageStore(directory: RepositoryFactory.temporaryFolder()),
+            publicURL: "https://checkin.example.org", mailer: relay)
+        try await h.app(issuance: steps).test(.router) { client in
+            for _ in 0..<2 {
+                let (cookie, csrf) = try await client.execute(uri: "/password-reset", method: .get) {
+                    (WebPageTests.cookie($0, "__Host-checkin_signin"), WebPageTests.csrf(String(buffer: $0.body)))
+                }
+                let status = try await client.execute(
+                    uri: "/password-reset", method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&email=ann%40example.org")
+                ) { $0.status }
+                #expect(status == .ok)
+            }
+        }
+        // The server has stopped (the test's service group is done): both links were sent before it ended.
+        #expect(await relay.sent.count == 2)
+    }
+
     static func firstMail(_ relay: TestSMTPRelay) async throws -> ReceivedMail {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(30))
@@ -193,4 +219,15 @@ struct MissingMail: Error, CustomStringConvertible {
     let expected: Int
     let sent: Int
     var description: String { "\(expected) e-mails expected, \(sent) sent within the time limit" }
+}
+
+/// A relay that takes a while to accept each mail (a slow or distant one).
+actor SlowRelay: Mailer {
+    private(set) var sent: [OutgoingEmail] = []
+
+    func send(_ email: OutgoingEmail) async throws {
+        // The relay's own latency, not a wait for something in the test.
+        try await Task.sleep(for: .milliseconds(200))
+        sent.append(email)
+    }
 }

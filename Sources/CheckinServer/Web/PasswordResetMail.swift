@@ -3,7 +3,8 @@ import Foundation
 
 /// The e-mail with a password-reset link, and where it is sent from.
 struct PasswordResetMail: Sendable {
-    let mailer: any Mailer
+    /// Sends it after the page's answer.
+    let outbox: MailOutbox
     /// The server's address as organizers reach it (`serve --public-url`): the link starts with it.
     let address: PublicAddress
     /// How long a link works: 30 minutes.

@@ -1,7 +1,6 @@
 import CheckinCore
 import Foundation
 import Hummingbird
-import Logging
 
 /// A forgotten password: the sign-in page's "Forgot your password?" sends a link to the account's address. The
 /// link works once, for `PasswordResetLinks.lifetime`; using it sets a new password, ends every session of the
@@ -65,12 +64,9 @@ extension WebController {
                     at: now, tenant: organizer.tenant, device: nil, action: "password_reset_sent",
                     detail: "organizer \(organizer.email)"))
             let email = mail.email(to: organizer, token: token)
-            // Sent after the answer: how long the relay takes says nothing about whether the address has an account.
-            Task {
-                do { try await mail.mailer.send(email) } catch {
-                    Logger(label: "checkin-server").warning("password reset e-mail not sent: \(error)")
-                }
-            }
+            // Sent after the answer, by the outbox: how long the relay takes says nothing about whether the address
+            // has an account.
+            mail.outbox.post(email)
         }
         return resetPage("password-reset", ["sentTo": email], status: .ok)
     }
