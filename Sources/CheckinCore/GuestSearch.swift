@@ -2,10 +2,20 @@ import Foundation
 
 /// How the guest list's search box reads what was typed.
 public enum GuestSearch {
-    /// The text as a confirmation-code prefix: upper-cased, without dashes and spaces.
+    /// The text as a confirmation-code prefix: upper-cased, without dashes and spaces; empty (no search by code)
+    /// when it is shorter than `minimumCodePrefix` or holds a character no code has.
     public static func codePrefix(_ text: String) -> String {
-        String(text.uppercased().filter { $0 != "-" && $0 != " " })
+        let code = String(text.uppercased().filter { $0 != "-" && $0 != " " })
+        guard code.count >= minimumCodePrefix, code.allSatisfy(codeCharacters.contains) else { return "" }
+        return code
     }
+
+    /// The fewest characters that search by code: one group of the printed code (`ABCD-EFGH-...`). A shorter text
+    /// is the start of a name or an address: "d" found every guest whose code starts with D.
+    public static let minimumCodePrefix = 4
+
+    /// The characters of a code (RFC 4648 base32).
+    static let codeCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 
     /// `text` for a SQL `LIKE ... ESCAPE '\\'` pattern: `%`, `_` and `\\` match themselves.
     public static func likeEscaped(_ text: String) -> String {
