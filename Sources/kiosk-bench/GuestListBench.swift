@@ -58,32 +58,12 @@ struct GuestListBench: AsyncParsableCommand {
             }
             _ = try await repository.apply(scans, event: event.id, device: device) { now }
         }
-        let organizer = try await repository.createOrganizer(
-            NewOrganizer(tenant: tenant.id, email: "bench@example.org", name: "Bench", passwordHash: "unused"), at: now)
-        let token = "ws_bench_" + UUID().uuidString
-        try await repository.createWebSession(
-            WebSession(
-                tokenHash: Secrets.hash(token: token), organizer: organizer.id, csrfToken: "csrf", createdAt: now,
-                expiresAt: now.addingTimeInterval(3600)))
-
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let pages = try await SignedInPages(
+            baseURL: server.urls[0], repository: repository, tenant: tenant.id, now: now)
+        // The first three requests of each page warm up.
         func timings(_ path: String) async throws -> (times: [Double], bytes: Int) {
-            var times: [Double] = []
-            var bytes = 0
-            for round in 0..<(requests + 3) {
-                var request = HTTPClientRequest(url: server.urls[0] + path)
-                request.headers.add(name: "Cookie", value: "__Host-checkin_session=\(token)")
-                let start = ContinuousClock.now
-                let response = try await client.execute(request, timeout: .seconds(60))
-                let body = try await response.body.collect(upTo: 256 * 1024 * 1024)
-                let took = Stopwatch.seconds(ContinuousClock.now - start) * 1000
-                guard response.status == .ok else {
-                    throw ValidationError("GET \(path) answered \(response.status.code)")
-                }
-                if round >= 3 { times.append(took) }  // the first three warm up
-                bytes = body.readableBytes
-            }
-            return (times, bytes)
+            try await pages.timings(
+                path, requests: requests, warmUp: 3, timeout: .seconds(60), maximumBytes: 256 * 1024 * 1024)
         }
         let e = "/events/\(event.id.rawValue)"
         let rows: [(String, String)] = [
@@ -94,7 +74,7 @@ struct GuestListBench: AsyncParsableCommand {
         ]
         var measured: [(String, (times: [Double], bytes: Int))] = []
         for (name, path) in rows { measured.append((name, try await timings(path))) }
-        try await client.shutdown()
+        try await pages.shutdown()
         await server.stop()
         print(
             "## Guest pages, \(guests) guests, \(arriving.count) checked in (SQLite, loopback HTTP, \(requests) requests each)\n"

@@ -42,33 +42,11 @@ struct WebBench: AsyncParsableCommand {
                     rosterFetchedAt: seen, camera: "streaming", clockOffsetMs: 12, deviceTime: seen),
                 device: device.id, at: seen)
         }
-        // A signed-in organizer: the session made straight in the database.
-        let organizer = try await repository.createOrganizer(
-            NewOrganizer(tenant: tenant.id, email: "bench@example.org", name: "Bench", passwordHash: "unused"), at: now)
-        let token = "ws_bench_" + UUID().uuidString
-        try await repository.createWebSession(
-            WebSession(
-                tokenHash: Secrets.hash(token: token), organizer: organizer.id, csrfToken: "csrf", createdAt: now,
-                expiresAt: now.addingTimeInterval(3600)))
-
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let pages = try await SignedInPages(
+            baseURL: server.urls[0], repository: repository, tenant: tenant.id, now: now)
+        // The first ten requests of each page warm up.
         func timings(_ path: String) async throws -> (times: [Double], bytes: Int) {
-            var times: [Double] = []
-            var bytes = 0
-            for round in 0..<(requests + 10) {
-                var request = HTTPClientRequest(url: server.urls[0] + path)
-                request.headers.add(name: "Cookie", value: "__Host-checkin_session=\(token)")
-                let start = ContinuousClock.now
-                let response = try await client.execute(request, timeout: .seconds(10))
-                let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
-                let took = Stopwatch.seconds(ContinuousClock.now - start) * 1000
-                guard response.status == .ok else {
-                    throw ValidationError("GET \(path) answered \(response.status.code)")
-                }
-                if round >= 10 { times.append(took) }  // the first ten warm up
-                bytes = body.readableBytes
-            }
-            return (times, bytes)
+            try await pages.timings(path, requests: requests, warmUp: 10)
         }
         let style = try await timings("/static/style.css")
         let monitor = try await timings("/events/\(event.id.rawValue)/monitor")
@@ -84,7 +62,7 @@ struct WebBench: AsyncParsableCommand {
                     _ = try await repository.rosterChangesBehind(event: event.id, cursors: cursors)
                 } * 1000)
         }
-        try await client.shutdown()
+        try await pages.shutdown()
         await server.stop()
         print("## Sync monitor, \(devices) devices (SQLite, loopback HTTP, \(requests) requests each)\n")
         let base = style.times.median
