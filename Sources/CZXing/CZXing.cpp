@@ -2,8 +2,10 @@
 #include "CZXing.h"
 
 #include <ZXing/ReadBarcode.h>
+#include <ZXing/TextUtfEncoding.h>
 
 #include <cstring>
+#include <string>
 #include <exception>
 
 int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binarizer, int try_downscale,
@@ -27,7 +29,8 @@ int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binariz
                 corners[2 * i] = position[i].x;
                 corners[2 * i + 1] = position[i].y;
             }
-            found(context, bytes.data(), bytes.size(), corners);
+            const std::string text = ZXing::TextUtfEncoding::ToUtf8(result.text());
+            found(context, bytes.data(), bytes.size(), text.data(), text.size(), corners);
             reported += 1;
         }
         return reported;

@@ -77,6 +77,20 @@ public final class KioskDecoder: FrameDecoder {
         return decode(frame, pass: settings.passes.first ?? .zbar(.full))
     }
 
+    /// A code's payload as text, for people (`kioskctl decode`), as zxing-cpp renders it: a payload of ASCII
+    /// bytes as it is; otherwise the text zxing-cpp gives for the code of the same bytes in `frame` (its ECI or
+    /// guessed character set, such as Shift JIS, converted), else the bytes as UTF-8 when they are, else as
+    /// ISO 8859-1 (the QR standard's default). The door itself works on the bytes.
+    public func text(of payload: [UInt8], in frame: GrayFrame) -> String {
+        if payload.allSatisfy({ $0 < 0x80 }) { return String(decoding: payload, as: UTF8.self) }
+        let images = PassImages(source: frame, maxSide: settings.maxSide)
+        for image in images.isPreScaled ? [images.working, frame] : [frame] {
+            if let text = zxing.sightings(image).first(where: { $0.payload == payload })?.text { return text }
+        }
+        if let text = String(validating: payload, as: UTF8.self) { return text }
+        return String(payload.map { Character(Unicode.Scalar($0)) })
+    }
+
     /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.
     public func decode(_ frame: GrayFrame, pass: DecoderSettings.Pass) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)

@@ -5,15 +5,19 @@ public struct Sighting: Equatable, Sendable {
     public var payload: [UInt8]
     /// The symbol's corners (zbar may give more points), in the pixels of the image the engine was given.
     public var corners: [SIMD2<Double>]
+    /// The payload as text, where the engine renders it (zxing-cpp: the code's ECI or guessed character set,
+    /// Shift JIS for instance, converted to UTF-8).
+    public var text: String?
 
-    public init(payload: [UInt8], corners: [SIMD2<Double>]) {
+    public init(payload: [UInt8], corners: [SIMD2<Double>], text: String? = nil) {
         self.payload = payload
         self.corners = corners
+        self.text = text
     }
 
     /// The same sighting in an image `factor` times larger (a pass on a half-size image, seen on the frame).
     func scaled(by factor: Double) -> Sighting {
-        factor == 1 ? self : Sighting(payload: payload, corners: corners.map { $0 * factor })
+        factor == 1 ? self : Sighting(payload: payload, corners: corners.map { $0 * factor }, text: text)
     }
 
     /// Whether `point` lies within the symbol's bounding box, grown by a fifth of its size on each side (the

@@ -41,14 +41,15 @@ public struct ZXingReader: Sendable {
                 CZXing_readQRCodes(
                     pixels.baseAddress, Int32(frame.width), Int32(frame.height), binarizer.rawValue,
                     tryDownscale ? 1 : 0, Unmanaged.passUnretained(found).toOpaque(),
-                    { context, bytes, length, corners in
+                    { context, bytes, length, text, textLength, corners in
                         guard let context, let corners else { return }
                         let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
                         let points = (0..<4).map { SIMD2(Double(corners[2 * $0]), Double(corners[2 * $0 + 1])) }
+                        let utf8 = text.map { UnsafeRawBufferPointer(start: $0, count: textLength) }
                         found.sightings.append(
                             Sighting(
                                 payload: length == 0 ? [] : Array(UnsafeBufferPointer(start: bytes, count: length)),
-                                corners: points))
+                                corners: points, text: utf8.map { String(decoding: $0, as: UTF8.self) }))
                     }, &message, message.count)
             }
         }

@@ -5,10 +5,11 @@ import KioskImageIO
 /// `kioskctl decode FILE...`: the kiosk's own decoder on image files, printed as zbarimg prints.
 public enum FileDecoding {
     public struct Outcome {
-        /// `QR-Code:<payload>` lines (prefixed with `FILE:` when several files were given), as bytes: a payload
-        /// that is not UTF-8 is printed as it is, as `zbarimg` prints it, not mangled into replacement characters.
+        /// `QR-Code:<text>` lines (prefixed with `FILE:` when several files were given), in UTF-8: each code's
+        /// payload as text, as zxing-cpp renders it (`KioskDecoder.text(of:in:)`: a Shift JIS or ECI code's text
+        /// converted, not its raw bytes).
         public var lineBytes: [[UInt8]] = []
-        /// The same lines as text (payloads that are not UTF-8 shown with replacement characters).
+        /// The same lines as text.
         public var lines: [String] { lineBytes.map { String(decoding: $0, as: UTF8.self) } }
         /// One message per file that could not be read.
         public var errors: [String] = []
@@ -31,7 +32,7 @@ public enum FileDecoding {
             for code in decoder.decode(frame) {
                 found = true
                 let prefix = files.count > 1 ? "\(file):QR-Code:" : "QR-Code:"
-                outcome.lineBytes.append(Array(prefix.utf8) + code.payload)
+                outcome.lineBytes.append(Array((prefix + decoder.text(of: code.payload, in: frame)).utf8))
             }
         }
         outcome.exitCode = !outcome.errors.isEmpty ? 2 : (found ? 0 : 4)

@@ -7,7 +7,7 @@ struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode QR codes in PNG, JPEG or binary PGM files with exactly the kiosk's decoder.",
         discussion: """
-            Prints 'QR-Code:<payload>' per code (as zbarimg does); with several files each line starts with \
+            Prints 'QR-Code:<text>' per code (as zbarimg does; the text as zxing-cpp renders it, a Shift JIS or ECI code's text converted to UTF-8); with several files each line starts with \
             the file name and a colon. Exit status: 0 if any code was read, 4 if none, 2 if a file could \
             not be read, 1 if the configuration is broken (its file, line and problem are printed). With --config, the cascade that kiosk.conf sets (decoder_passes, decoder_max_side); \
             without it, the kiosk's default cascade.

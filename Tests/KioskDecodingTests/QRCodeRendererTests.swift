@@ -57,3 +57,29 @@ import Testing
         }
     }
 }
+
+/// A code's payload as text for people (`kioskctl decode`): what zxing-cpp makes of its character set, while the
+/// door keeps the bytes.
+@Suite struct PayloadTextTests {
+    @Test func aShiftJISCodeReadsAsItsJapaneseText() throws {
+        // "テスト駅" in Shift JIS, in 8-bit mode without an ECI: zxing-cpp recognises the character set.
+        let bytes: [UInt8] = [0x83, 0x65, 0x83, 0x58, 0x83, 0x67, 0x89, 0x77]
+        let image = try QRCodeRenderer.render(bytes: bytes, moduleSize: 6).image
+        let decoder = KioskDecoder()
+        let codes = decoder.decode(image)
+        #expect(codes.map(\.payload) == [bytes], "the door gets the bytes")
+        #expect(decoder.text(of: bytes, in: image) == "テスト駅")
+    }
+
+    @Test func asciiAndUTF8PayloadsAreTheirOwnText() throws {
+        let decoder = KioskDecoder()
+        let ascii = try QRCodeRenderer.render("HTTPS://PASS.EXAMPLE.ORG/P/ABC").image
+        #expect(
+            decoder.text(of: Array("HTTPS://PASS.EXAMPLE.ORG/P/ABC".utf8), in: ascii)
+                == "HTTPS://PASS.EXAMPLE.ORG/P/ABC")
+        let utf8 = try QRCodeRenderer.render("Zoë Ørsted").image
+        #expect(decoder.text(of: Array("Zoë Ørsted".utf8), in: utf8) == "Zoë Ørsted")
+        // Bytes no code in the image holds: UTF-8 when they are, else ISO 8859-1.
+        #expect(decoder.text(of: [0x43, 0x61, 0x66, 0xE9], in: ascii) == "Café")
+    }
+}

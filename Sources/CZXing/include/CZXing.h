@@ -9,9 +9,11 @@
 extern "C" {
 #endif
 
-/// Called once per QR code read, with its raw bytes and its four corners as x0, y0, ... x3, y3 in pixels (both
-/// valid only during the call).
-typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t length, const int *corners);
+/// Called once per QR code read, with its raw bytes, its text as zxing-cpp renders it (UTF-8: the code's ECI or
+/// guessed character set converted), and its four corners as x0, y0, ... x3, y3 in pixels (all valid only during
+/// the call).
+typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t length, const char *text,
+                                 size_t text_length, const int *corners);
 
 /// Reads the QR codes (Model 1 and 2, not Micro QR) in an 8-bit grey image of `width` x `height` pixels, rows
 /// `width` bytes apart; `binarizer` 0 local average, 1 global histogram; `try_downscale` also looks at
