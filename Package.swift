@@ -261,7 +261,7 @@ let package = Package(
             name: "KioskRuntimeTests",
             dependencies: [
                 "PassFormat",
-                "KioskRuntime", "KioskDisplay", "KioskScenes", "TestSupport",
+                "KioskRuntime", "KioskDisplay", "KioskScenes", "TestSupport", "DedicatedThreads",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(

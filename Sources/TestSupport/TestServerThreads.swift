@@ -6,3 +6,10 @@ extension ThreadExecutor {
     /// cooperative pool.
     public static let testServers = ThreadExecutor(threads: 4, name: "test-servers")
 }
+
+extension ThreadExecutor {
+    /// Threads for the tests that wait by blocking (a child's screen, a notify socket): what blocks here leaves
+    /// the cooperative pool to the rest of the suite, whose child processes' pipe reads (swift-subprocess) wait for
+    /// it.
+    public static let blockingWaits = ThreadExecutor(threads: 4, name: "blocking-waits")
+}

@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskRuntime
@@ -28,70 +29,80 @@ import Testing
     }
 
     @Test func typedCodesAndReplayedFramesCheckGuestsInUntilSIGTERM() async throws {
-        let folder = try await Self.liveDoor()
-        let store = try SQLiteDoorStore(
-            configuration: ConfigurationFile.load(folder + "/kiosk.conf"), mode: .openExisting)
-        let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter { $0.status == .active }
+        // It waits on the kiosk (its screen, the watchdog socket) by blocking: on threads of its own, not the
+        // 2-thread cooperative pool that the rest of the suite, and swift-subprocess's pipe reads, need.
+        try await withTaskExecutorPreference(ThreadExecutor.blockingWaits) {
+            let folder = try await Self.liveDoor()
+            let store = try SQLiteDoorStore(
+                configuration: ConfigurationFile.load(folder + "/kiosk.conf"), mode: .openExisting)
+            let typed = try store.searchGuests(prefix: "", event: .init(4711), limit: 300).filter {
+                $0.status == .active
+            }
             .last!
 
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
-        p.arguments = ["--config", folder + "/kiosk.conf"]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = errors
-        try p.run()
-        let text = PipeText(errors)
-        // The replayed frames' guest first, then the typed code: each step waits for the screen to show it.
-        #expect(text.wait(timeout: 60) { $0.contains("WELCOME") }, "no camera check-in: \(text.text)")
-        input.fileHandleForWriting.write(Data((typed.guest.displayCode + "\n").utf8))
-        #expect(text.wait(timeout: 60) { $0.contains(typed.name) }, "the typed code was not decided: \(text.text)")
-        p.terminate()  // SIGTERM: graceful shutdown
-        p.waitUntilExit()
-        let screen = text.whole()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(screen)")
-        let checkIns = try store.checkIns(event: .init(4711))
-        #expect(checkIns.count == 2, "\(screen)")
-        #expect(checkIns.contains { $0.guest == typed.guest && $0.source == .manual })
-        #expect(checkIns.contains { $0.source == .camera })
-        #expect(screen.contains("WELCOME") && screen.contains(typed.name))
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
+            p.arguments = ["--config", folder + "/kiosk.conf"]
+            let input = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
+            p.standardInput = input
+            p.standardOutput = output
+            p.standardError = errors
+            try p.run()
+            let text = PipeText(errors)
+            // The replayed frames' guest first, then the typed code: each step waits for the screen to show it.
+            #expect(text.wait(timeout: 60) { $0.contains("WELCOME") }, "no camera check-in: \(text.text)")
+            input.fileHandleForWriting.write(Data((typed.guest.displayCode + "\n").utf8))
+            #expect(text.wait(timeout: 60) { $0.contains(typed.name) }, "the typed code was not decided: \(text.text)")
+            p.terminate()  // SIGTERM: graceful shutdown
+            p.waitUntilExit()
+            let screen = text.whole()
+            #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(screen)")
+            let checkIns = try store.checkIns(event: .init(4711))
+            #expect(checkIns.count == 2, "\(screen)")
+            #expect(checkIns.contains { $0.guest == typed.guest && $0.source == .manual })
+            #expect(checkIns.contains { $0.source == .camera })
+            #expect(screen.contains("WELCOME") && screen.contains(typed.name))
+        }
     }
 
     /// Under systemd (Type=notify, WatchdogSec) a kiosk whose frames come from a replayed folder feeds the
     /// watchdog too: the door loop answers the watchdog's ticks after the replay has ended. SIGTERM stops every
     /// service (the keyboard's thread included, its input still open) well within the shutdown limit.
     @Test func aReplayingKioskFeedsTheWatchdogAndStopsGracefully() async throws {
-        let folder = try await Self.liveDoor()
+        // It waits on the kiosk (its screen, the watchdog socket) by blocking: on threads of its own, not the
+        // 2-thread cooperative pool that the rest of the suite, and swift-subprocess's pipe reads, need.
+        try await withTaskExecutorPreference(ThreadExecutor.blockingWaits) {
+            let folder = try await Self.liveDoor()
 
-        let systemd = try NotifySocket()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
-        p.arguments = ["--config", folder + "/kiosk.conf"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = systemd.path
-        environment["WATCHDOG_USEC"] = "600000"
-        p.environment = environment
-        let input = Pipe()
-        let errors = Pipe()
-        p.standardInput = input
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = errors
-        try p.run()
-        #expect(systemd.receive(timeout: 20) == "READY=1")
-        let pings = systemd.collect(for: 2)
-        // A ping every 0.2 s; the one-image replay ended long before the last of them.
-        #expect(pings.filter { $0 == "WATCHDOG=1" }.count >= 5, "\(pings)")
-        let asked = Date()
-        p.terminate()
-        p.waitUntilExit()
-        let stopping = Date().timeIntervalSince(asked)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(log)")
-        #expect(stopping < 3, "took \(stopping) s to stop")
-        #expect(log.contains("WELCOME"))
-        #expect(!log.contains("not feeding the watchdog"))
+            let systemd = try NotifySocket()
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
+            p.arguments = ["--config", folder + "/kiosk.conf"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["NOTIFY_SOCKET"] = systemd.path
+            environment["WATCHDOG_USEC"] = "600000"
+            p.environment = environment
+            let input = Pipe()
+            let errors = Pipe()
+            p.standardInput = input
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = errors
+            try p.run()
+            #expect(systemd.receive(timeout: 20) == "READY=1")
+            let pings = systemd.collect(for: 2)
+            // A ping every 0.2 s; the one-image replay ended long before the last of them.
+            #expect(pings.filter { $0 == "WATCHDOG=1" }.count >= 5, "\(pings)")
+            let asked = Date()
+            p.terminate()
+            p.waitUntilExit()
+            let stopping = Date().timeIntervalSince(asked)
+            let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(log)")
+            #expect(stopping < 3, "took \(stopping) s to stop")
+            #expect(log.contains("WELCOME"))
+            #expect(!log.contains("not feeding the watchdog"))
+        }
     }
 }
