@@ -201,12 +201,14 @@ final class ChaosRun {
                 report.notes.append("ran out of guests never scanned after \(step) steps")
                 break
             }
-            // However the draws fall, each kind of kill happens in a run.
-            if step == settings.steps / 2, report.serverKills == 0 {
+            // However the draws fall, each kind of kill happens in a run: from half-way on, until it has (not at
+            // exactly half-way: with 3 walk-ins in 120 steps that step is a walk-in's, and a run whose draws held no
+            // server kill, about 1 in 25, failed its own coverage check; seed 82320521).
+            if step >= settings.steps / 2, report.serverKills == 0, !(0..<server.slots).filter(server.isUp).isEmpty {
                 killServer(step: step)
                 continue
             }
-            if step == settings.steps / 2 + 1, report.kioskKills == 0 {
+            if step >= settings.steps / 2 + 1, report.kioskKills == 0 {
                 killKiosk(step: step)
                 continue
             }
