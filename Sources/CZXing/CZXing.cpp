@@ -9,7 +9,7 @@
 #include <exception>
 
 int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binarizer, int try_downscale,
-                       void *context, CZXing_FoundCode found, char *error, size_t error_size) {
+                       int with_text, void *context, CZXing_FoundCode found, char *error, size_t error_size) {
     try {
         ZXing::DecodeHints hints;
         hints.setFormats(ZXing::BarcodeFormat::QRCode);
@@ -29,8 +29,13 @@ int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binariz
                 corners[2 * i] = position[i].x;
                 corners[2 * i + 1] = position[i].y;
             }
-            const std::string text = ZXing::TextUtfEncoding::ToUtf8(result.text());
-            found(context, bytes.data(), bytes.size(), text.data(), text.size(), corners);
+            // The text only when asked (kioskctl decode): the door decides on the bytes, 30 frames a second.
+            if (with_text) {
+                const std::string text = ZXing::TextUtfEncoding::ToUtf8(result.text());
+                found(context, bytes.data(), bytes.size(), text.data(), text.size(), corners);
+            } else {
+                found(context, bytes.data(), bytes.size(), nullptr, 0, corners);
+            }
             reported += 1;
         }
         return reported;

@@ -85,7 +85,9 @@ public final class KioskDecoder: FrameDecoder {
         if payload.allSatisfy({ $0 < 0x80 }) { return String(decoding: payload, as: UTF8.self) }
         let images = PassImages(source: frame, maxSide: settings.maxSide)
         for image in images.isPreScaled ? [images.working, frame] : [frame] {
-            if let text = zxing.sightings(image).first(where: { $0.payload == payload })?.text { return text }
+            if let text = ZXingReader(withText: true).sightings(image).first(where: { $0.payload == payload })?.text {
+                return text
+            }
         }
         if let text = String(validating: payload, as: UTF8.self) { return text }
         return String(payload.map { Character(Unicode.Scalar($0)) })

@@ -18,10 +18,13 @@ public struct ZXingReader: Sendable {
     public var binarizer: Binarizer
     /// Also try zxing-cpp's own downscaled copies of big images (codes that fill a photo).
     public var tryDownscale: Bool
+    /// Also give each sighting its text (`Sighting.text`), for people; the door works on the bytes alone.
+    public var withText: Bool
 
-    public init(binarizer: Binarizer = .localAverage, tryDownscale: Bool = true) {
+    public init(binarizer: Binarizer = .localAverage, tryDownscale: Bool = true, withText: Bool = false) {
         self.binarizer = binarizer
         self.tryDownscale = tryDownscale
+        self.withText = withText
     }
 
     /// The payloads of the QR codes zxing-cpp reads in `frame` as it is. The corresponding C++ function is
@@ -40,7 +43,7 @@ public struct ZXingReader: Sendable {
             withExtendedLifetime(found) {
                 CZXing_readQRCodes(
                     pixels.baseAddress, Int32(frame.width), Int32(frame.height), binarizer.rawValue,
-                    tryDownscale ? 1 : 0, Unmanaged.passUnretained(found).toOpaque(),
+                    tryDownscale ? 1 : 0, withText ? 1 : 0, Unmanaged.passUnretained(found).toOpaque(),
                     { context, bytes, length, text, textLength, corners in
                         guard let context, let corners else { return }
                         let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()

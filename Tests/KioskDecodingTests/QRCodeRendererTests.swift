@@ -69,6 +69,9 @@ import Testing
         let codes = decoder.decode(image)
         #expect(codes.map(\.payload) == [bytes], "the door gets the bytes")
         #expect(decoder.text(of: bytes, in: image) == "テスト駅")
+        // The door's reads skip the text; it is made only when asked for.
+        #expect(ZXingReader().sightings(image).map(\.text) == [nil])
+        #expect(ZXingReader(withText: true).sightings(image).map(\.text) == ["テスト駅"])
     }
 
     @Test func asciiAndUTF8PayloadsAreTheirOwnText() throws {

@@ -10,8 +10,8 @@ extern "C" {
 #endif
 
 /// Called once per QR code read, with its raw bytes, its text as zxing-cpp renders it (UTF-8: the code's ECI or
-/// guessed character set converted), and its four corners as x0, y0, ... x3, y3 in pixels (all valid only during
-/// the call).
+/// guessed character set converted; NULL and 0 unless `with_text`), and its four corners as x0, y0, ... x3, y3 in
+/// pixels (all valid only during the call).
 typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t length, const char *text,
                                  size_t text_length, const int *corners);
 
@@ -20,7 +20,7 @@ typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t len
 /// zxing-cpp's own downscaled copies. Only codes whose error correction succeeded are reported. Returns the number
 /// reported, or -1 if zxing-cpp threw (the message, if any, is copied into `error`, `error_size` bytes at most).
 int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binarizer, int try_downscale,
-                       void *context, CZXing_FoundCode found, char *error, size_t error_size);
+                       int with_text, void *context, CZXing_FoundCode found, char *error, size_t error_size);
 
 #ifdef __cplusplus
 }
