@@ -26,14 +26,20 @@ struct CheckinServerCommand: AsyncParsableCommand {
     static func main() async {
         umask(0o077)
         do {
-            var command = try parseAsRoot()
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
+            try await execute(nil)
         } catch {
             exit(withError: error)
+        }
+    }
+
+    /// Parses `arguments` (nil: the process's own) and runs the command they name; the binary's `main` and the
+    /// tests' in-process `run(_:input:)` both go through it.
+    static func execute(_ arguments: [String]?) async throws {
+        var command = try parseAsRoot(arguments)
+        if var command = command as? AsyncParsableCommand {
+            try await command.run()
+        } else {
+            try command.run()
         }
     }
 }

@@ -59,12 +59,7 @@ extension CheckinServerCommand {
         let capture = CommandCapture(input: input)
         let status: Int32 = await CommandIO.$capture.withValue(capture) {
             do {
-                var command = try parseAsRoot(arguments)
-                if var command = command as? AsyncParsableCommand {
-                    try await command.run()
-                } else {
-                    try command.run()
-                }
+                try await execute(arguments)
                 return 0
             } catch {
                 let message = fullMessage(for: error)
