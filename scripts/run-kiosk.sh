@@ -19,6 +19,10 @@ source scripts/install-deps.sh
 # about 5.5 minutes, where the optimized build takes 10 (the demo's doors decide in time either way).
 # KIOSK_BUILD=release for the optimized binaries, the ones to install at a door.
 config=${KIOSK_BUILD:-debug}
+case "$config" in
+  debug | release) ;;
+  *) echo "error: KIOSK_BUILD is '$config': use debug (the default) or release" >&2; exit 2 ;;
+esac
 build=(swift build -c "$config")
 [ "$config" = debug ] && build+=(-debug-info-format none)
 "${build[@]}" >&2

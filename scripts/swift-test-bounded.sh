@@ -13,6 +13,14 @@ shift 2
 # A session of its own: swift test, its test process and their children are all in it, and nothing else is.
 setsid stdbuf -oL -eL swift test "$@" >"$log" 2>&1 </dev/null &
 pid=$!
+# setsid makes the session without a fork here (a job of a script is no process-group leader), so the session's id
+# is the job's pid; were it otherwise, the deadline could not stop the run's processes: say so and stop.
+sleep 0.2
+if [ "$(ps -o sid= -p "$pid" | tr -d ' ')" != "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+  echo "error: swift test did not start in a session of its own; run this script as a script (bash $0 ...)" >&2
+  kill "$pid"
+  exit 2
+fi
 tail -n +1 -f --pid="$pid" "$log" &
 shown=$!
 timed_out=0
