@@ -5,6 +5,7 @@ import CheckinServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PassFormat
 import PostgresTestSupport
 import TestSupport
 import Testing
@@ -17,28 +18,14 @@ import Testing
     func aResetLinkArrivesWorksOnceAndEndsEverySession(_ factory: RepositoryFactory) async throws {
         let relay = try TestSMTPRelay.start()
         defer { relay.stop() }
-        let h = try await Harness(factory)
-        let (tenant, _, _) = try await h.event(guests: 0)
-        try await h.organizer(of: tenant)
         let mailer = RelayMailer(
             relay: try SMTPRelay(url: "smtp+plain://127.0.0.1:\(relay.port)"),
             from: try MailAddress("checkin@checkin.example.org"))
-        let steps = PassIssuanceSteps(
-            repository: h.repository, images: PassImageStore(directory: RepositoryFactory.temporaryFolder()),
-            publicURL: "https://checkin.example.org", mailer: mailer)
+        let (h, tenant, steps) = try await Self.organizer(factory, mailer: mailer)
         try await h.app(issuance: steps).test(.router) { client in
             let (session, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
-            func ask(for email: String) async throws -> (HTTPResponse.Status, String) {
-                let (cookie, csrf) = try await client.execute(uri: "/password-reset", method: .get) {
-                    (WebPageTests.cookie($0, "__Host-checkin_signin"), WebPageTests.csrf(String(buffer: $0.body)))
-                }
-                return try await client.execute(
-                    uri: "/password-reset", method: .post, headers: WebPageTests.form(cookie: cookie),
-                    body: ByteBuffer(string: "csrf=\(csrf)&email=\(email)")
-                ) { ($0.status, String(buffer: $0.body)) }
-            }
-            let stranger = try await ask(for: "zed%40example.org")
-            let ann = try await ask(for: "ann%40example.org")
+            let stranger = try await Self.askForLink(client, email: "zed%40example.org")
+            let ann = try await Self.askForLink(client, email: "ann%40example.org")
             #expect(stranger.0 == .ok && ann.0 == .ok)
             #expect(
                 stranger.1.replacingOccurrences(of: "zed@example.org", with: "X")
@@ -95,7 +82,7 @@ import Testing
             }
             #expect(try await signIn("correct+horse+battery") == .unauthorized, "the old password is gone")
             #expect(try await signIn("new-password-1") == .seeOther, "the new one signs in")
-            let audit = try await h.repository.auditEntries(tenant: tenant.id, limit: 100).map(\.action)
+            let audit = try await h.repository.auditEntries(tenant: tenant, limit: 100).map(\.action)
             #expect(audit.contains("password_reset_sent") && audit.contains("organizer_password_reset"))
         }
     }
@@ -103,35 +90,21 @@ import Testing
     /// A link older than 30 minutes is refused; an address gets at most 3 links an hour, however many are asked
     /// for; a server with no mail relay says so and names the operator's command.
     @Test func linksExpireAreLimitedAndNeedARelay() async throws {
-        let h = try await Harness(.sqliteInMemory)
-        let (tenant, _, _) = try await h.event(guests: 0)
-        try await h.organizer(of: tenant)
         let sent = MailBox()
-        let steps = PassIssuanceSteps(
-            repository: h.repository, images: PassImageStore(directory: RepositoryFactory.temporaryFolder()),
-            publicURL: "https://checkin.example.org", mailer: sent)
+        let (h, tenant, steps) = try await Self.organizer(.sqliteInMemory, mailer: sent)
         for issuance in [nil, steps] {
             try await h.app(issuance: issuance).test(.router) { client in
                 func ask() async throws -> HTTPResponse.Status {
-                    let (cookie, csrf) = try await client.execute(uri: "/password-reset", method: .get) {
-                        (WebPageTests.cookie($0, "__Host-checkin_signin"), WebPageTests.csrf(String(buffer: $0.body)))
-                    }
-                    return try await client.execute(
-                        uri: "/password-reset", method: .post, headers: WebPageTests.form(cookie: cookie),
-                        body: ByteBuffer(string: "csrf=\(csrf)&email=ann%40example.org")
-                    ) { response in
-                        if issuance == nil {
-                            #expect(String(buffer: response.body).contains("checkin-server set-organizer-password"))
-                        }
-                        return response.status
-                    }
+                    let (status, page) = try await Self.askForLink(client, email: "ann%40example.org")
+                    if issuance == nil { #expect(page.contains("checkin-server set-organizer-password")) }
+                    return status
                 }
                 guard issuance != nil else {
                     #expect(try await ask() == .serviceUnavailable)
                     return
                 }
                 for _ in 0..<5 { #expect(try await ask() == .ok) }
-                let audit = try await h.repository.auditEntries(tenant: tenant.id, limit: 100)
+                let audit = try await h.repository.auditEntries(tenant: tenant, limit: 100)
                 #expect(audit.filter { $0.action == "password_reset_sent" }.count == 3, "3 links an hour")
                 let mails = try await sent.waitFor(3)
                 let token = try #require(mails[0].text.firstMatch(of: /password-reset\/([A-Z2-7]+)/)?.1)
@@ -145,27 +118,43 @@ import Testing
     /// A link asked for just before the server stops still goes out: the stop waits for the outbox, which sends
     /// what was queued, however slow the relay (a detached send was dropped at the stop).
     @Test func aLinkAskedForJustBeforeAStopIsStillSent() async throws {
-        let h = try await Harness(.sqliteInMemory)
-        let (tenant, _, _) = try await h.event(guests: 0)
-        try await h.organizer(of: tenant)
         let relay = SlowRelay()
-        let steps = PassIssuanceSteps(
-            repository: h.repository, images: PassImageStore(directory: RepositoryFactory.temporaryFolder()),
-            publicURL: "https://checkin.example.org", mailer: relay)
+        let (h, _, steps) = try await Self.organizer(.sqliteInMemory, mailer: relay)
         try await h.app(issuance: steps).test(.router) { client in
             for _ in 0..<2 {
-                let (cookie, csrf) = try await client.execute(uri: "/password-reset", method: .get) {
-                    (WebPageTests.cookie($0, "__Host-checkin_signin"), WebPageTests.csrf(String(buffer: $0.body)))
-                }
-                let status = try await client.execute(
-                    uri: "/password-reset", method: .post, headers: WebPageTests.form(cookie: cookie),
-                    body: ByteBuffer(string: "csrf=\(csrf)&email=ann%40example.org")
-                ) { $0.status }
+                let (status, _) = try await Self.askForLink(client, email: "ann%40example.org")
                 #expect(status == .ok)
             }
         }
         // The server has stopped (the test's service group is done): both links were sent before it ended.
         #expect(await relay.sent.count == 2)
+    }
+
+    /// A tenant's event and its organizer ann@example.org, with pass issuance (and so reset links) sending through
+    /// `mailer`.
+    static func organizer(_ factory: RepositoryFactory, mailer: any Mailer) async throws -> (
+        Harness, TenantID, PassIssuanceSteps
+    ) {
+        let h = try await Harness(factory)
+        let (tenant, _, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let steps = PassIssuanceSteps(
+            repository: h.repository, images: PassImageStore(directory: RepositoryFactory.temporaryFolder()),
+            publicURL: "https://checkin.example.org", mailer: mailer)
+        return (h, tenant.id, steps)
+    }
+
+    /// "Forgot your password?" as a browser sends it for `email` (form-encoded): the page's answer.
+    static func askForLink(_ client: some TestClientProtocol, email: String) async throws -> (
+        HTTPResponse.Status, String
+    ) {
+        let (cookie, csrf) = try await client.execute(uri: "/password-reset", method: .get) {
+            (WebPageTests.cookie($0, "__Host-checkin_signin"), WebPageTests.csrf(String(buffer: $0.body)))
+        }
+        return try await client.execute(
+            uri: "/password-reset", method: .post, headers: WebPageTests.form(cookie: cookie),
+            body: ByteBuffer(string: "csrf=\(csrf)&email=\(email)")
+        ) { ($0.status, String(buffer: $0.body)) }
     }
 
     static func firstMail(_ relay: TestSMTPRelay) async throws -> ReceivedMail {
