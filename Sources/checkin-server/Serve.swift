@@ -162,6 +162,15 @@ struct Serve: AsyncParsableCommand {
             logger: logger, onListening: listening)
         logger.info(
             "serving \(options.storeDescription) on \(tlsCertificate == nil ? "http" : "https")://\(host):\(port)")
+        if publicURL == nil, ["0.0.0.0", "::", "[::]"].contains(host) {
+            // The links would name the wildcard address, which no guest's phone can open.
+            logger.warning(
+                """
+                no --public-url: passes, reset links and alerts will link to \(scheme)://\(host), which \
+                nobody can open; give --public-url with the address guests and organizers reach, such as \
+                https://checkin.example.org
+                """)
+        }
         var group = ServiceGroupConfiguration(
             services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // Requests in flight and the workers' current steps get this long; then everything is cancelled (a

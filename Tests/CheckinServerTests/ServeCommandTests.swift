@@ -89,4 +89,28 @@ struct ServeCommandTests {
         let plain = try await Self.shell("curl -sS -m 5 http://localhost:\(port)/v1/events/1", in: folder)
         #expect(!plain.out.contains("not_found") && !plain.out.contains("unauthorized"))
     }
+
+    /// Listening on every interface without --public-url, the server's links would name the wildcard address: it
+    /// says so when it starts and names the option; with --public-url, or on its loopback default, it does not.
+    @Test func aWildcardAddressWithoutAPublicURLIsWarnedAbout() async throws {
+        let folder = RepositoryFactory.temporaryFolder()
+        func startupLog(_ options: String) async throws -> String {
+            let r = try await Self.shell(
+                """
+                rm -f port
+                '\(ChildProcess.productsFolder)/checkin-server' serve --port 0 --port-file port \(options) >log 2>&1 &
+                server=$!
+                for _ in $(seq 300); do [ -s port ] && break; kill -0 $server 2>/dev/null || break; sleep 0.1; done
+                kill $server; wait $server; cat log
+                """, in: folder)
+            return r.out
+        }
+        let wildcard = try await startupLog("--host 0.0.0.0")
+        #expect(wildcard.contains("no --public-url") && wildcard.contains("http://0.0.0.0"), "\(wildcard)")
+        #expect(wildcard.contains("give --public-url"))
+        #expect(
+            !(try await startupLog("--host 0.0.0.0 --public-url https://checkin.example.org")).contains(
+                "no --public-url"))
+        #expect(!(try await startupLog("")).contains("no --public-url"))
+    }
 }
