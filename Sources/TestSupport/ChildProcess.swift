@@ -37,17 +37,24 @@ public enum ChildProcess {
         try await run(path: productsFolder + "/" + executable, arguments, in: folder)
     }
 
-    /// Runs the program at `path`, as `run` does: swift-subprocess reads both pipes at once (a child that fills
-    /// one pipe while the other is read never waits forever) and awaits the exit without blocking a thread of
-    /// the cooperative pool. A status is the exit code, or 128 plus the signal that ended the process.
+    /// Runs the program at `path`, as `run` does. The child writes its standard output and error into two
+    /// unlinked temporary files, read once it has exited: it never waits on a reader, so it runs at full speed
+    /// however busy the cooperative pool is (with pipes, every read of swift-subprocess needed a thread of that
+    /// pool, and a child stalled for as long as other tests kept both threads busy). swift-subprocess awaits the
+    /// exit from its own monitor thread. A status is the exit code, or 128 plus the signal that ended the process.
     @discardableResult
     public static func run(path: String, _ arguments: [String], in folder: String) async throws -> (
         status: Int32, out: String, err: String
     ) {
+        let outFile = try CapturedOutput()
+        let errFile = try CapturedOutput()
         let result = try await Subprocess.run(
             .path(FilePath(path)), arguments: Arguments(arguments), workingDirectory: FilePath(folder),
-            input: .none, output: .string(limit: outputLimit), error: .string(limit: outputLimit))
-        return (status(result.terminationStatus), result.standardOutput, result.standardError)
+            input: .none, output: .fileDescriptor(outFile.descriptor, closeAfterSpawningProcess: false),
+            error: .fileDescriptor(errFile.descriptor, closeAfterSpawningProcess: false))
+        return (
+            status(result.terminationStatus), try outFile.text(limit: outputLimit), try errFile.text(limit: outputLimit)
+        )
     }
 
     /// Runs `script` with /bin/sh in `folder`; returns the exit status and standard output and error together.
@@ -92,5 +99,53 @@ public enum ChildProcess {
 extension Result where Failure == any Error {
     init(catching body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+/// An unlinked temporary file that a child process writes one of its outputs into: nothing else can open it, and
+/// it is gone when closed.
+final class CapturedOutput {
+    let descriptor: FileDescriptor
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/child-output-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ChildProcessError.noTemporaryFile(errno: errno) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        descriptor = FileDescriptor(rawValue: fd)
+    }
+
+    deinit { try? descriptor.close() }
+
+    /// What the child wrote, as UTF-8 text (invalid sequences repaired); more than `limit` bytes is an error.
+    func text(limit: Int) throws -> String {
+        let size = try descriptor.seek(offset: 0, from: .end)
+        guard size <= Int64(limit) else { throw ChildProcessError.outputTooLong(bytes: size, limit: limit) }
+        _ = try descriptor.seek(offset: 0, from: .start)
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        var read = 0
+        while read < bytes.count {
+            let n = try bytes.withUnsafeMutableBytes {
+                try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[read...]))
+            }
+            if n == 0 { break }
+            read += n
+        }
+        return String(decoding: bytes[..<read], as: UTF8.self)
+    }
+}
+
+/// Why a child process's run could not be reported.
+public enum ChildProcessError: Error, CustomStringConvertible {
+    case noTemporaryFile(errno: Int32)
+    case outputTooLong(bytes: Int64, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .noTemporaryFile(let code):
+            "could not make a temporary file for a child's output (errno \(code)): check that TMPDIR is writable"
+        case .outputTooLong(let bytes, let limit):
+            "a child process wrote \(bytes) bytes, more than the \(limit) a test may read"
+        }
     }
 }

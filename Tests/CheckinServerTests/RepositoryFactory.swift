@@ -2,6 +2,7 @@ import CheckinCore
 import CheckinSQLite
 import CheckinServer
 import Foundation
+import TestSupport
 import Testing
 
 /// Makes an empty repository. The repository and route tests take one as their argument, so the same test
@@ -37,8 +38,6 @@ struct RepositoryFactory: Sendable, CustomTestStringConvertible {
     }
 
     static func temporaryFolder() -> String {
-        let path = NSTemporaryDirectory() + "checkin-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TestFolders.make("checkin-test")
     }
 }

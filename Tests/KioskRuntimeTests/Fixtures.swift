@@ -16,9 +16,7 @@ enum Fixtures {
     static let productsFolder = ChildProcess.productsFolder
 
     static func temporaryFolder() -> String {
-        let path = NSTemporaryDirectory() + "kiosk-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TestFolders.make("kiosk-test")
     }
 
     /// The shipped kiosk.conf, with its database moved to a fresh temporary folder.

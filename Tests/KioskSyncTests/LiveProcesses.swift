@@ -18,9 +18,7 @@ enum LiveProcesses {
     }
 
     static func temporaryFolder() -> String {
-        let path = NSTemporaryDirectory() + "kiosk-sync-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TestFolders.make("kiosk-sync-test")
     }
 
     /// Runs an executable of the package; returns its exit status, standard output and standard error.
