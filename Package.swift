@@ -245,7 +245,8 @@ let package = Package(
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
         .testTarget(name: "KioskCryptoTests", dependencies: ["PassFormat", "KioskCrypto"]),
         .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
-        .testTarget(name: "KioskSceneTests", dependencies: ["PassFormat", "KioskScenes"]),
+        .testTarget(
+            name: "KioskSceneTests", dependencies: ["PassFormat", "KioskScenes", "KioskDecoding", "KioskQRCode"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskCore"]),
         .testTarget(
             name: "KioskFramebufferTests", dependencies: ["PassFormat", "KioskFramebuffer", "KioskImageIO"],

@@ -1,6 +1,8 @@
 // The C interface to zxing-cpp: one call, no state (a DecodeHints value is cheap to build).
 #include "CZXing.h"
 
+#include <ZXing/BitMatrix.h>
+#include <ZXing/MultiFormatWriter.h>
 #include <ZXing/ReadBarcode.h>
 #include <ZXing/TextUtfEncoding.h>
 
@@ -47,6 +49,31 @@ int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binariz
         return -1;
     } catch (...) {
         if (error && error_size > 0) error[0] = '\0';
+        return -1;
+    }
+}
+
+int CZXing_writeBarcode(int format, const char *text, uint8_t *out, size_t capacity, int *width, int *height,
+                        char *error, size_t error_size) {
+    static const ZXing::BarcodeFormat formats[] = {ZXing::BarcodeFormat::EAN13, ZXing::BarcodeFormat::DataMatrix,
+                                                   ZXing::BarcodeFormat::PDF417, ZXing::BarcodeFormat::Code128};
+    if (format < 0 || format > 3) return -1;
+    try {
+        auto matrix = ZXing::MultiFormatWriter(formats[format]).setMargin(0).encode(std::string(text), 0, 0);
+        if (size_t(matrix.width()) * size_t(matrix.height()) > capacity) {
+            if (error && error_size > 0) std::strncpy(error, "barcode larger than the buffer", error_size - 1);
+            return -1;
+        }
+        for (int y = 0; y < matrix.height(); y++)
+            for (int x = 0; x < matrix.width(); x++) out[y * matrix.width() + x] = matrix.get(x, y) ? 0 : 255;
+        *width = matrix.width();
+        *height = matrix.height();
+        return 0;
+    } catch (const std::exception &e) {
+        if (error && error_size > 0) {
+            std::strncpy(error, e.what(), error_size - 1);
+            error[error_size - 1] = '\0';
+        }
         return -1;
     }
 }

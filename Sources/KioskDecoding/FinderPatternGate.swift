@@ -31,6 +31,11 @@ public struct FinderPatternGate: Sendable {
 
     /// The centres of the distinct finder patterns found, in `frame`'s pixels (at most `stopAt`).
     public func finderCentres(_ frame: GrayFrame, stopAt: Int = .max) -> [SIMD2<Double>] {
+        finders(frame, stopAt: stopAt).map(\.centre)
+    }
+
+    /// The distinct finder patterns found, in `frame`'s pixels (at most `stopAt`).
+    public func finders(_ frame: GrayFrame, stopAt: Int = .max) -> [Finder] {
         guard !frame.isEmpty else { return [] }
         let factor = max(1, min(frame.width, frame.height) / workingSide)
         let image = ImagePreprocessing.downscaled(frame, by: factor)
@@ -39,7 +44,7 @@ public struct FinderPatternGate: Sendable {
         guard width >= 21, height >= 21 else { return [] }
         let radius = max(6, min(width, height) / 20)
         let margin = 3
-        var found: [(x: Int, y: Int, unit: Int)] = []
+        var found: [(x: Int, y: Int, unit: Int, total: Int, dark: Bool)] = []
         var dark = [Bool](repeating: false, count: width)
         var prefix = [Int](repeating: 0, count: width + 1)
         var lengths: [Int] = []
@@ -90,14 +95,68 @@ public struct FinderPatternGate: Sendable {
                             threshold: (prefix[hi] - prefix[lo]) / (hi - lo), total: total)
                     else { continue }
                     if !found.contains(where: { abs($0.x - centreX) <= 3 * unit && abs($0.y - y) <= 3 * unit }) {
-                        found.append((centreX, y, unit))
+                        found.append((centreX, y, unit, total, dark[centreX]))
                         if found.count >= stopAt { return }
                     }
                 }
             }
         }
         let scale = Double(factor)
-        return found.map { SIMD2(Double($0.x) * scale + scale / 2, Double($0.y) * scale + scale / 2) }
+        return found.map {
+            Finder(
+                centre: SIMD2(Double($0.x) * scale + scale / 2, Double($0.y) * scale + scale / 2),
+                module: Double($0.total) / 7 * scale, darkCentre: $0.dark)
+        }
+    }
+
+    /// Whether three of `finders` sit as the three finder patterns of one QR code: the same polarity, modules
+    /// of about one size (within 2:1), and from one of them two sides of about one length (within 1.8:1, for
+    /// perspective) at about a right angle (55 to 125 degrees), each 10 to 200 modules long (a version 1 code's
+    /// finder centres are 14 modules apart, a version 40's 170), and no such mark at the fourth corner. Busy
+    /// scenes (print, clothing, a keyboard) give finder-like marks, but rarely three in this geometry.
+    public static func formACode(_ finders: [Finder]) -> Bool {
+        guard finders.count >= 3 else { return false }
+        for i in 0..<(finders.count - 2) {
+            for j in (i + 1)..<(finders.count - 1) where Self.alike(finders[i], finders[j]) {
+                for k in (j + 1)..<finders.count
+                where Self.alike(finders[i], finders[k]) && Self.alike(finders[j], finders[k]) {
+                    guard let corner = Self.corner(finders[i], finders[j], finders[k]) else { continue }
+                    // A code's fourth corner holds data, not a fourth finder pattern; a lattice of marks (a
+                    // checked shirt, a grid of keys) has one there.
+                    let others = [finders[i], finders[j], finders[k]].filter { $0 != corner }
+                    let fourth = others[0].centre + others[1].centre - corner.centre
+                    let near = 4 * corner.module
+                    let latticed = finders.contains { finder in
+                        let d = finder.centre - fourth
+                        return Self.alike(finder, corner) && (d * d).sum() <= near * near
+                    }
+                    if !latticed { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// The same polarity and modules within 2:1.
+    static func alike(_ a: Finder, _ b: Finder) -> Bool {
+        a.darkCentre == b.darkCentre && max(a.module, b.module) <= 2 * min(a.module, b.module)
+    }
+
+    /// The one of the three at the corner of two about equal sides at about a right angle, of a QR code's
+    /// length in modules; nil when none is.
+    static func corner(_ a: Finder, _ b: Finder, _ c: Finder) -> Finder? {
+        let module = (a.module + b.module + c.module) / 3
+        for (corner, p, q) in [(a, b, c), (b, a, c), (c, a, b)] {
+            let u = p.centre - corner.centre
+            let v = q.centre - corner.centre
+            let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
+            guard min(lu, lv) >= 10 * module, max(lu, lv) <= 200 * module, max(lu, lv) <= 1.8 * min(lu, lv) else {
+                continue
+            }
+            // cos 55° = 0.574
+            if abs((u * v).sum()) <= 0.574 * lu * lv { return corner }
+        }
+        return nil
     }
 
     /// The narrowest pattern counted, in pixels at the working size (modules of 1.5 px).
@@ -178,5 +237,20 @@ public struct FinderPatternGate: Sendable {
         let centre = up[0] + 1 + down[0]
         let sum = up[2] + up[1] + centre + down[1] + down[2]
         return isFinderRatio(up[2], up[1], centre, down[1], down[2]) && sum * 10 >= total * 7 && sum * 10 <= total * 14
+    }
+}
+
+/// A finder pattern the gate found, in the frame's pixels.
+public struct Finder: Equatable, Sendable {
+    public var centre: SIMD2<Double>
+    /// The width of one module, estimated from the pattern's 7 modules across.
+    public var module: Double
+    /// A dark centre (a dark-on-light code) or a light one (an inverted code).
+    public var darkCentre: Bool
+
+    public init(centre: SIMD2<Double>, module: Double, darkCentre: Bool) {
+        self.centre = centre
+        self.module = module
+        self.darkCentre = darkCentre
     }
 }

@@ -17,14 +17,16 @@ import KioskCore
 /// - `sharpened`: unsharp-masked (defocus, motion blur), at full size.
 ///
 /// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
-/// frame: a frame with nothing code-like in it costs the passes before the gate and that look, not the whole
-/// cascade. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
+/// frame: a frame with nothing code-like in it costs the passes
+/// before the gate and that look, not the whole cascade. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
 /// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
 /// Both engines report only codes whose error correction succeeded, and results are deduplicated by payload,
 /// so two engines never give one code twice. Without a gate the first pass that reads anything is the answer;
-/// with one, the cascade goes on after a read only while the gate's finder patterns lie outside every code read
-/// so far (several codes in view: a photo, two guests' phones), and each further pass adds only new payloads.
+/// with one, the cascade goes on after a read only on evidence of another code outside every code read so far
+/// (a photo, two guests' phones): three finder patterns placed as a code's corners
+/// (`FinderPatternGate.formACode`). Finder-like marks alone do not count there: print, patterned clothing and a keyboard are full of them. Each further pass adds only new
+/// payloads.
 /// Not thread-safe (it owns a `ZBarScanner`): one per task.
 public final class KioskDecoder: FrameDecoder {
     public let settings: DecoderSettings
@@ -32,6 +34,8 @@ public final class KioskDecoder: FrameDecoder {
     private let zxing = ZXingReader(tryDownscale: true)
     private let zxingNoDownscale = ZXingReader(tryDownscale: false)
     private let gate = FinderPatternGate()
+    /// The passes the last `decode` ran, in order (what a frame cost: benchmarks, tests, `kioskctl decode`).
+    public private(set) var passesTried: [DecoderSettings.Pass] = []
 
     public init(settings: DecoderSettings = DecoderSettings()) {
         self.settings = settings
@@ -40,25 +44,30 @@ public final class KioskDecoder: FrameDecoder {
     public func decode(_ frame: GrayFrame) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         var found: [(sighting: Sighting, pass: String)] = []
-        var finders: [SIMD2<Double>]?
+        var finders: [Finder]?
+        passesTried.removeAll(keepingCapacity: true)
         for (index, pass) in settings.passes.enumerated() {
             if index == settings.gatedFrom, found.isEmpty {
-                let seen = gate.finderCentres(images.working, stopAt: Self.findersLooked)
+                // Before any read, finder-like marks are enough: a code the first pass could not read shows some
+                // of its finder patterns, often not all three (measured: requiring three placed as a code's lost 12
+                // of 726 codes on the BoofCV photos).
+                let seen = gate.finders(images.working, stopAt: Self.findersLooked)
                 guard seen.count >= gate.minimumFinders else { return [] }
                 finders = seen
             }
+            passesTried.append(pass)
             let sightings = run(pass, on: &images)
             for sighting in sightings where !found.contains(where: { $0.sighting.payload == sighting.payload }) {
                 found.append((sighting, pass.description))
             }
             guard !sightings.isEmpty else { continue }
             // Without a gate the first pass that reads anything is the answer. With one, the cascade goes on only
-            // while finder patterns lie outside every code read so far: another code is in view.
+            // on evidence of another code outside those read: three finder patterns placed as a code's.
             guard settings.gatedFrom != nil else { break }
-            let seen = finders ?? gate.finderCentres(images.working, stopAt: Self.findersLooked)
+            let seen = finders ?? gate.finders(images.working, stopAt: Self.findersLooked)
             finders = seen
-            let outside = seen.filter { point in !found.contains { $0.sighting.covers(point) } }
-            if outside.count < gate.minimumFinders { break }
+            let outside = seen.filter { finder in !found.contains { $0.sighting.covers(finder.centre) } }
+            if !FinderPatternGate.formACode(outside) { break }
         }
         if found.isEmpty, images.isPreScaled {
             return Self.unique(zbar.sightings(frame), foundBy: "zbar:unscaled")

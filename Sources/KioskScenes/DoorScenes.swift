@@ -13,13 +13,15 @@ public enum DoorScenes {
     ///     quiet zone).
     ///   - moduleSize: Pixels per module in `code`.
     ///   - severity: 0 (mild) ... 1 (hard); the default is hard but readable by a good decoder.
+    ///   - clutter: How many sharp busy things (`SceneClutter`) stand between the lobby and the pass.
     public static func render(
         _ condition: DoorCondition, code: GrayFrame, moduleSize: Int, width: Int = 640, height: Int = 480,
-        severity: Double = 0.5, rng: inout some RandomNumberGenerator
+        severity: Double = 0.5, clutter: Int = 0, rng: inout some RandomNumberGenerator
     ) -> GrayFrame {
         var recipe = condition.recipe(severity: min(max(severity, 0), 1), using: &rng)
             .scaled(toFrameHeight: height, keepingModuleSize: condition == .smallFarAway)
         var scene = SceneBackground.cluttered(width: width, height: height, using: &rng)
+        SceneClutter.draw(clutter, into: &scene, using: &rng)
         let pass = PassCode(code, moduleSize: moduleSize)
         if condition != .fillsFrame {
             // Dense codes (pass URLs are version 10) get smaller modules so code and quiet zone stay in view.
@@ -64,11 +66,13 @@ public enum DoorScenes {
     }
 
     /// A frame with no code: the lobby, and sometimes a hand holding a phone whose pass screen shows no code
-    /// yet (an empty white card). For false-positive tests.
+    /// yet (an empty white card), with `clutter` sharp busy things (`SceneClutter`) in view. For false-positive
+    /// tests.
     public static func empty(
-        width: Int = 640, height: Int = 480, rng: inout some RandomNumberGenerator
+        width: Int = 640, height: Int = 480, clutter: Int = 0, rng: inout some RandomNumberGenerator
     ) -> GrayFrame {
         var scene = SceneBackground.cluttered(width: width, height: height, using: &rng)
+        SceneClutter.draw(clutter, into: &scene, using: &rng)
         var recipe = DoorCondition.plain.recipe(severity: 0.5, using: &rng).scaled(toFrameHeight: height)
         if rng.coinFlip(probability: 0.7) {
             recipe.carrier = .phone(screenPitch: 0.4, subpixelContrast: 0, darkMode: rng.coinFlip(probability: 0.3))

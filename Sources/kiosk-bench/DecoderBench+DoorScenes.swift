@@ -12,6 +12,8 @@ struct DoorSceneBench {
     let seeds: Int
     let testImages: String
     let passes: Bool
+    /// Sharp busy things (`SceneClutter`) in each scene.
+    let clutter: Int
 
     func run() throws {
         let fixture = try FixtureEvent(seed: 11, guestCount: 1)
@@ -19,7 +21,11 @@ struct DoorSceneBench {
         let payload = Array(url.utf8)
         let code = try QRCodeRenderer.render(url)
         var rng = SplitMix64(seed: 99)
-        print("## Door scenes: \(seeds) random scenes per condition and severity (pass URLs, QR version 10, 640x480)\n")
+        let cluttered = clutter > 0 ? ", \(clutter) busy things in view (SceneClutter)" : ""
+        print(
+            "## Door scenes: \(seeds) random scenes per condition and severity (pass URLs, QR version 10, 640x480"
+                + "\(cluttered))\n")
+        var milliseconds: [BenchEngines.Name: Double] = [:]
         var rows: [[String]] = []
         var totals: [BenchEngines.Name: Int] = [:]
         var passReads: [DecoderSettings.Pass: (reads: Int, ms: Double)] = [:]
@@ -31,9 +37,11 @@ struct DoorSceneBench {
                 var reads: [BenchEngines.Name: Int] = [:]
                 for _ in 0..<seeds {
                     let frame = DoorScenes.render(
-                        condition, code: code.image, moduleSize: 8, severity: severity, rng: &rng)
-                    for name in BenchEngines.Name.allCases where engines.read(name, frame).contains(payload) {
-                        reads[name, default: 0] += 1
+                        condition, code: code.image, moduleSize: 8, severity: severity, clutter: clutter, rng: &rng)
+                    for name in BenchEngines.Name.allCases {
+                        var read: [[UInt8]] = []
+                        milliseconds[name, default: 0] += Stopwatch.milliseconds { read = engines.read(name, frame) }
+                        if read.contains(payload) { reads[name, default: 0] += 1 }
                     }
                     if let first = engines.kiosk.decode(frame).first { foundBy[first.foundBy, default: 0] += 1 }
                     if passes {
@@ -61,6 +69,13 @@ struct DoorSceneBench {
                     "condition", "kiosk 0.5", "zbar 0.5", "zxing 0.5", "kiosk 1.0", "zbar 1.0", "zxing 1.0",
                 ], rows))
         print(
+            "\nmean ms per scene: "
+                + BenchEngines.Name.allCases.map {
+                    let total = milliseconds[$0] ?? 0
+                    let ratio = total / max(milliseconds[.zbar] ?? 0, 1e-9)
+                    return "\($0.rawValue) \(f2(total / Double(max(n, 1)))) (\(f2(ratio))x zbar)"
+                }.joined(separator: ", "))
+        print(
             "\nreads by the kiosk decoder, by the pass that found the code: "
                 + foundBy.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 + "\n")
@@ -79,7 +94,7 @@ struct DoorSceneBench {
         var falseReads: [BenchEngines.Name: Int] = [:]
         let empties = 100
         for _ in 0..<empties {
-            let frame = DoorScenes.empty(rng: &emptyRng)
+            let frame = DoorScenes.empty(clutter: clutter, rng: &emptyRng)
             for name in BenchEngines.Name.allCases { falseReads[name, default: 0] += engines.read(name, frame).count }
         }
         print("## Reads on \(empties) door frames with no code (must be 0)\n")
@@ -122,22 +137,32 @@ struct DecoderTimingBench {
             let code = try? QRCodeRenderer.render(url)
         else { return }
         var rng = SplitMix64(seed: 5)
-        var withCode: [GrayFrame] = []
-        while withCode.count < frames {
-            let frame = DoorScenes.render(.plain, code: code.image, moduleSize: 8, severity: 0.5, rng: &rng)
-            // Frames every decoder reads, so the times compare the same work.
-            if !engines.zbar.scan(frame).isEmpty && !engines.kiosk.decode(frame).isEmpty { withCode.append(frame) }
+        // Ordinary door frames, then cluttered ones (three sharp busy things each: patterned clothing, print, a
+        // keyboard, moire, other barcodes; `SceneClutter`), each with a readable code and with none.
+        var sets: [(label: String, frames: [GrayFrame])] = []
+        for (clutter, name) in [(0, ""), (3, ", cluttered")] {
+            var withCode: [GrayFrame] = []
+            while withCode.count < frames {
+                let frame = DoorScenes.render(
+                    .plain, code: code.image, moduleSize: 8, severity: 0.5, clutter: clutter, rng: &rng)
+                // Frames every decoder reads, so the times compare the same work.
+                if !engines.zbar.scan(frame).isEmpty && !engines.kiosk.decode(frame).isEmpty { withCode.append(frame) }
+            }
+            let noCode = (0..<frames).map { _ in DoorScenes.empty(clutter: clutter, rng: &rng) }
+            sets += [("a code in view" + name, withCode), ("no code in view" + name, noCode)]
         }
-        let noCode = (0..<frames).map { _ in DoorScenes.empty(rng: &rng) }
         let gate = FinderPatternGate()
-        let counts = noCode.map { gate.finderCount($0, stopAt: 50) }
-        let codeCounts = withCode.map { gate.finderCount($0, stopAt: 50) }
-        print(
-            "Finder gate: \(noCode.filter(gate.isCodeLike).count)/\(noCode.count) frames with no code look code-like "
-                + "(patterns found: \(counts.sorted())); with a code: \(codeCounts.sorted())\n")
+        for (label, set) in sets {
+            let counts = set.map { gate.finderCount($0, stopAt: 50) }
+            print("Finder gate, \(label): patterns found \(counts.sorted())")
+        }
+        let falseReads = sets.filter { $0.label.hasPrefix("no code") }.flatMap(\.frames).map {
+            engines.kiosk.decode($0).count
+        }.reduce(0, +)
+        print("\nReads by the kiosk decoder on the frames with no code (must be 0): \(falseReads)\n")
         print("## Median ms per 640x480 frame (\(frames) frames each; ratio to bare zbar in the same run)\n")
         var rows: [[String]] = []
-        for (label, set) in [("a code in view", withCode), ("no code in view", noCode)] {
+        for (label, set) in sets {
             var medians: [BenchEngines.Name: Double] = [:]
             for name in BenchEngines.Name.allCases {
                 var times: [Double] = []

@@ -19,10 +19,13 @@ struct DecoderBench: ParsableCommand {
 
     @Option(help: "The public sets' copy (manifest.tsv).") var data: String?
     @Option(help: "Door scenes per condition and severity.") var seeds = 8
+    @Option(help: "Sharp busy things in each door scene (patterned clothing, print, a keyboard, other barcodes).")
+    var clutter = 0
     @Option(help: "Frames per timing sample (640x480).") var timingFrames = 60
     @Option(help: "The cascade to measure (kiosk.conf's decoder_passes syntax); the default cascade if absent.")
     var cascade: String?
     @Flag(help: "Also each pass alone: reads and ms per image.") var passes = false
+    @Flag(help: "Only the times per frame (ordinary and cluttered door frames).") var timingOnly = false
     @Option(help: "The golden images folder.") var testImages = "test-images"
 
     func run() throws {
@@ -38,8 +41,12 @@ struct DecoderBench: ParsableCommand {
         }
         print("Cascade: \(settings.cascadeText)\n")
         let engines = BenchEngines(settings: settings)
-        if let data { try PublicSetBench(folder: data, engines: engines, passes: passes).run() }
-        try DoorSceneBench(engines: engines, seeds: seeds, testImages: testImages, passes: passes).run()
+        if !timingOnly {
+            if let data { try PublicSetBench(folder: data, engines: engines, passes: passes).run() }
+            try DoorSceneBench(
+                engines: engines, seeds: seeds, testImages: testImages, passes: passes, clutter: clutter
+            ).run()
+        }
         DecoderTimingBench(engines: engines, frames: timingFrames).run()
     }
 }

@@ -226,4 +226,24 @@ import Testing
         }
         #expect(ZXingReader().sightings(Self.scene).count == 1 && ZBarScanner().sightings(Self.scene).count == 1)
     }
+
+    @Test func threeFinderPatternsCountAsACodeOnlyWhenPlacedAsACodesCorners() {
+        let gate = FinderPatternGate()
+        #expect(FinderPatternGate.formACode(gate.finders(Self.scene)), "a plain code's three corners")
+        func finder(_ x: Double, _ y: Double, module: Double = 4, dark: Bool = true) -> Finder {
+            Finder(centre: SIMD2(x, y), module: module, darkCentre: dark)
+        }
+        // A right angle, 50 modules a side; turned 30 degrees; seen in perspective (sides 1.5:1, 70 degrees).
+        #expect(FinderPatternGate.formACode([finder(100, 100), finder(300, 100), finder(100, 300)]))
+        #expect(FinderPatternGate.formACode([finder(100, 100), finder(273, 200), finder(0, 273)]))
+        #expect(FinderPatternGate.formACode([finder(100, 100), finder(400, 100), finder(168, 288)]))
+        // In a row (text on a poster); sides 3:1; too close (5 modules); too far (250); polarities or sizes mixed.
+        #expect(!FinderPatternGate.formACode([finder(100, 100), finder(300, 100), finder(500, 100)]))
+        #expect(!FinderPatternGate.formACode([finder(100, 100), finder(700, 100), finder(100, 300)]))
+        #expect(!FinderPatternGate.formACode([finder(100, 100), finder(120, 100), finder(100, 120)]))
+        #expect(!FinderPatternGate.formACode([finder(0, 0), finder(1000, 0), finder(0, 1000)]))
+        #expect(!FinderPatternGate.formACode([finder(100, 100), finder(300, 100), finder(100, 300, dark: false)]))
+        #expect(!FinderPatternGate.formACode([finder(100, 100), finder(300, 100), finder(100, 300, module: 9)]))
+        #expect(!FinderPatternGate.formACode([finder(100, 100), finder(300, 100)]))
+    }
 }

@@ -22,6 +22,13 @@ typedef void (*CZXing_FoundCode)(void *context, const uint8_t *bytes, size_t len
 int CZXing_readQRCodes(const uint8_t *pixels, int width, int height, int binarizer, int try_downscale,
                        int with_text, void *context, CZXing_FoundCode found, char *error, size_t error_size);
 
+/// Draws `text` as a barcode of `format` (0 EAN-13, 1 Data Matrix, 2 PDF417, 3 Code 128) at one pixel per module
+/// and no quiet zone, dark 0 and light 255, into `out` (`capacity` bytes); `width` and `height` receive its size.
+/// Returns 0, or -1 if zxing-cpp refused the text or the barcode does not fit (the message copied into `error`).
+/// For test scenes: other barcodes beside a pass.
+int CZXing_writeBarcode(int format, const char *text, uint8_t *out, size_t capacity, int *width, int *height,
+                        char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

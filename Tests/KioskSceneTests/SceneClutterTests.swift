@@ -1,0 +1,53 @@
+import KioskCore
+import KioskDecoding
+import KioskQRCode
+import Testing
+
+@testable import KioskScenes
+
+/// Busy things in view (patterned clothing, print, a keyboard, moire, other barcodes) must neither read as a
+/// pass nor cost the decoder its whole cascade.
+@Suite struct SceneClutterTests {
+    static let code = try! QRCodeRenderer.render("HTTPS://PASS.EXAMPLE.ORG/P/ABCDEFGHJKMNPQRS")
+
+    @Test func everyKindOfClutterIsDrawnAndReadsAsNothing() {
+        var rng = SplitMix64(seed: 21)
+        for kind in SceneClutter.allCases {
+            var scene = SceneImage(width: 640, height: 480, fill: 128)
+            for _ in 0..<3 { kind.draw(into: &scene, using: &rng) }
+            let frame = scene.grayFrame()
+            #expect(frame.pixels.contains { $0 < 100 } && frame.pixels.contains { $0 > 150 }, "\(kind) drawn")
+            #expect(KioskDecoder().decode(frame).isEmpty, "\(kind) read as a code")
+        }
+        // The other barcodes are real ones: zxing-cpp's writer draws them from their text.
+        #expect(BarcodeWriter.draw(.ean13, "400638133393") != nil)
+        #expect(BarcodeWriter.draw(.dataMatrix, "LABEL 42") != nil)
+        #expect(BarcodeWriter.draw(.pdf417, "ID CARD") != nil)
+        #expect(BarcodeWriter.draw(.ean13, "not digits") == nil)
+    }
+
+    @Test func aPassAmongBusyThingsStopsTheCascadeAtItsReadUnlessThreeMarksPlacedAsACodesLieOutside() {
+        var rng = SplitMix64(seed: 23)
+        let decoder = KioskDecoder()
+        let gate = FinderPatternGate()
+        let payload = Array("HTTPS://PASS.EXAMPLE.ORG/P/ABCDEFGHJKMNPQRS".utf8)
+        var read = 0
+        var wentOn = 0
+        var marksOutside = 0
+        for _ in 0..<20 {
+            let frame = DoorScenes.render(
+                .plain, code: Self.code.image, moduleSize: 8, severity: 0.5, clutter: 3, rng: &rng)
+            let found = decoder.decode(frame)
+            #expect(found.allSatisfy { $0.payload == payload })
+            guard !found.isEmpty, let sighting = ZXingReader().sightings(frame).first else { continue }
+            read += 1
+            if decoder.passesTried.count > 1 { wentOn += 1 }
+            // The rule of before: any two finder-like marks outside the code read sent the frame down the cascade.
+            let outside = gate.finders(frame).filter { !sighting.covers($0.centre) }
+            if outside.count >= 2 { marksOutside += 1 }
+        }
+        #expect(read >= 18)
+        #expect(marksOutside >= read / 2, "busy frames: marks outside the code on most")
+        #expect(wentOn * 2 <= marksOutside, "the cascade went on for \(wentOn) of \(read) frames")
+    }
+}
