@@ -61,7 +61,10 @@ int CZXing_writeBarcode(int format, const char *text, uint8_t *out, size_t capac
     try {
         auto matrix = ZXing::MultiFormatWriter(formats[format]).setMargin(0).encode(std::string(text), 0, 0);
         if (size_t(matrix.width()) * size_t(matrix.height()) > capacity) {
-            if (error && error_size > 0) std::strncpy(error, "barcode larger than the buffer", error_size - 1);
+            if (error && error_size > 0) {
+                std::strncpy(error, "barcode larger than the buffer", error_size - 1);
+                error[error_size - 1] = '\0';
+            }
             return -1;
         }
         for (int y = 0; y < matrix.height(); y++)
