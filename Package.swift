@@ -205,7 +205,7 @@ let package = Package(
             name: "kioskctl",
             dependencies: [
                 "PassFormat",
-                "KioskRuntime", "KioskScenes", "KioskSync", "KioskStore",
+                "KioskRuntime", "KioskScenes", "KioskSync", "KioskStore", "CheckinAPI", "KioskSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -291,6 +291,10 @@ extension PostgresCheckinRepository {
             CREATE INDEX password_reset_by_organizer ON password_reset(organizer_id)
             """
         ),
+        (
+            // When the event's personal data was purged (PersonalDataRetention); NULL: not yet.
+            11, "personal data purge", "ALTER TABLE event ADD COLUMN personal_data_purged_at TIMESTAMPTZ"
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

@@ -296,6 +296,10 @@ extension SQLiteCheckinRepository {
                     CREATE INDEX password_reset_by_organizer ON password_reset(organizer_id);
                     """)
         }
+        migrator.registerMigration("0011 personal data purge") { db in
+            // When the event's personal data was purged (PersonalDataRetention); NULL: not yet.
+            try db.execute(sql: "ALTER TABLE event ADD COLUMN personal_data_purged_at DATETIME")
+        }
         return migrator
     }
 }

@@ -31,10 +31,15 @@ public final class SQLiteCheckinRepository: CheckinRepository {
         try SQLiteCheckinRepository(writer: DatabaseQueue(configuration: configuration()), secrets: secrets)
     }
 
-    /// Every connection has `unaccent(text)` (`GuestSearch.unaccented`), which the guest search compares in.
+    /// Every connection has `unaccent(text)` (`GuestSearch.unaccented`), which the guest search compares in, and
+    /// `secure_delete`: what SQLite frees or overwrites is zeroed, so a purge of personal data
+    /// (`purgePersonalData`) leaves no old value in the file's free space.
     static func configuration() -> Configuration {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in db.add(function: unaccent) }
+        configuration.prepareDatabase { db in
+            db.add(function: unaccent)
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+        }
         return configuration
     }
 

@@ -23,7 +23,9 @@ public func buildApplication(
     // The pages' e-mails (password-reset links), sent beside the server and drained at a graceful stop.
     let outbox = issuance?.mailer.map { MailOutbox(mailer: $0, logger: logger) }
     let services = services + (outbox.map { [$0] } ?? [])
-    let router = buildRouter(repository: repository, clock: clock, issuance: issuance, outbox: outbox, limits: limits)
+    let router = buildRouter(
+        repository: repository, clock: clock, issuance: issuance, outbox: outbox, limits: limits,
+        retention: configuration.retention)
     // At most `maximumConnections` served at once (Hummingbird stops accepting until one closes).
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server",
@@ -70,7 +72,8 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
 /// The routes, one controller per resource; the organizer's pages (`WebController`) outside `/v1`.
 public func buildRouter(
     repository: any CheckinRepository, clock: any ServerClock, issuance: PassIssuanceSteps? = nil,
-    outbox: MailOutbox? = nil, limits: EdgeLimits = EdgeLimits()
+    outbox: MailOutbox? = nil, limits: EdgeLimits = EdgeLimits(),
+    retention: PersonalDataRetention = PersonalDataRetention()
 ) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     // First: the route's body limit holds before any route or authenticator reads a byte.
@@ -91,7 +94,7 @@ public func buildRouter(
     let resetMail = issuance.flatMap { steps in outbox.map { PasswordResetMail(outbox: $0, address: steps.address) } }
     WebController(
         repository: repository, clock: clock, timeZone: issuance?.timeZone ?? .current, limits: limits,
-        resetMail: resetMail
+        resetMail: resetMail, retention: retention
     ).addRoutes(to: router)
     PassPageController(
         repository: repository, pages: WebPages(timeZone: issuance?.timeZone ?? .current), steps: issuance

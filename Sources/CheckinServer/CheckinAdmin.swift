@@ -146,7 +146,7 @@ public struct CheckinAdmin: Sendable {
             accessType: input.accessType, checkInNote: input.checkInNote,
             arrivalAlert: input.arrivalAlert)
         let added = try await repository.addGuests([guest], event: event, at: clock.now())[0]
-        try await audit(known.tenant, "guest_added", "guest \(added.id.text) '\(added.name)' to event \(event)")
+        try await audit(known.tenant, "guest_added", "guest \(added.id.text) to event \(event)")
         return added
     }
 
@@ -173,7 +173,7 @@ public struct CheckinAdmin: Sendable {
         do {
             let (_, updated) = try await repository.importGuests(
                 adding: [], updating: [GuestImportPlan.Update(id: id, guest: values)], event: event, at: clock.now())
-            try await audit(known.tenant, "guest_edited", "guest \(id.text) '\(values.name)' of event \(event)")
+            try await audit(known.tenant, "guest_edited", "guest \(id.text) of event \(event)")
             return updated[0]
         } catch RepositoryError.notFound {
             throw Failure.notFound("guest \(id.text) in event \(event)")

@@ -1,3 +1,5 @@
+import CheckinCore
+
 /// How the server listens, and the limits at its edges.
 public struct ServerConfiguration: Sendable {
     public var host: String
@@ -7,6 +9,8 @@ public struct ServerConfiguration: Sendable {
     public var tlsKeyPath: String?
     /// Body sizes, timeouts, connections, sign-in throttle, webhooks' destinations: all in one place.
     public var limits: EdgeLimits
+    /// How long an event's personal data is kept after it ends; the events page says when each is purged.
+    public var retention = PersonalDataRetention()
 
     /// Offline-alert webhooks may go to plain http URLs (a receiver on the venue's own network); otherwise
     /// https only. Kept in `limits`.

@@ -2,6 +2,7 @@ import CheckinAPI
 import CheckinCore
 import Foundation
 import KioskCore
+import PassFormat
 
 // Between the wire types of CheckinAPI and the domain of CheckinCore.
 
@@ -49,6 +50,18 @@ extension GuestRecord {
 
 extension ScanKey {
     init(_ key: ItemKey) { self.init(deviceId: key.deviceId, epoch: key.epoch, sequence: key.sequence) }
+}
+
+extension Scan {
+    /// The scan an uploaded (or imported) item asks for; nil when its guest id is not one a pass can carry.
+    init?(_ item: CheckInItem) {
+        guard let guest = GuestID(text: item.guestId), item.guestId.count == 16 else { return nil }
+        self.init(
+            key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
+            // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.
+            clockOffsetMs: ClockOffsetBound.accepted(item.clockOffsetMs), arrived: item.arrived,
+            door: item.door, source: item.source, reverts: item.reverts.map(ScanKey.init))
+    }
 }
 
 extension CheckInOutcome {

@@ -77,24 +77,9 @@ public struct QueueUploader {
         try store.recordContact(contact)
     }
 
-    /// The wire item of a queued check-in or revert: keyed by device, queue epoch and the queue's sequence
-    /// number; a revert names the key of the check-in it undoes.
+    /// The wire item of a queued check-in or revert (`CheckInItem(pending:enrolment:clockOffsetMilliseconds:)`).
     func item(_ pending: PendingCheckIn) -> CheckInItem {
-        let checkIn = pending.checkIn
-        var kind = ItemKind.checkIn
-        var reverts: ItemKey?
-        if case .revert(let sequence) = pending.kind {
-            kind = .revert
-            reverts = sequence.map { key($0) }
-        }
-        return CheckInItem(
-            key: key(pending.sequence), guestId: checkIn.guest.text, kind: kind, scannedAt: checkIn.at,
-            clockOffsetMs: clockOffsetMilliseconds, arrived: checkIn.arrived, door: checkIn.door,
-            source: checkIn.source.rawValue, reverts: reverts)
-    }
-
-    private func key(_ sequence: Int64) -> ItemKey {
-        ItemKey(deviceId: enrolment.deviceID, epoch: enrolment.queueEpoch, sequence: sequence)
+        CheckInItem(pending: pending, enrolment: enrolment, clockOffsetMilliseconds: clockOffsetMilliseconds)
     }
 
     static func answer(_ outcome: CheckInOutcome) -> SyncAnswer {

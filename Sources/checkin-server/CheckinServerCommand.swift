@@ -18,7 +18,8 @@ struct CheckinServerCommand: AsyncParsableCommand {
             CancelGuest.self, EnrolmentCode.self, Export.self, Devices.self, RevokeDevice.self, UnlockOrganizer.self,
             SetOrganizerPassword.self,
             Audit.self,
-            SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self,
+            SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self, Backup.self,
+            Restore.self, ImportQueue.self,
         ])
 
     /// Everything this process writes (database, WAL, secrets key, pass images) is its own user's only, whatever

@@ -68,6 +68,15 @@ struct Serve: AsyncParsableCommand {
         name: .customLong("watch-interval"),
         help: "Seconds between two looks for kiosks gone offline (offline alerts); 0 turns the watch off here.")
     var watchInterval = 30
+    @Option(
+        name: .customLong("retention-days"),
+        help: ArgumentHelp(
+            "Days after an event ends before its guests' personal data is purged (0-3650).",
+            discussion: """
+                Names, e-mail addresses, phones, notes, arrival alerts and passes (their images too) go; guest ids, \
+                check-ins, counts and the audit stay. Checked at start and every hour.
+                """))
+    var retentionDays = PersonalDataRetention.defaultDays
 
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
@@ -77,6 +86,9 @@ struct Serve: AsyncParsableCommand {
             URL(string: publicURL)?.host == nil || !["http", "https"].contains(URL(string: publicURL)?.scheme)
         {
             throw ValidationError("--public-url '\(publicURL)' is not a URL such as https://checkin.example.org")
+        }
+        guard (0...3650).contains(retentionDays) else {
+            throw ValidationError("--retention-days must be from 0 to 3650 days, found \(retentionDays)")
         }
         guard (0...3600).contains(watchInterval) else {
             throw ValidationError("--watch-interval must be from 0 (off) to 3600 seconds")
@@ -94,8 +106,9 @@ struct Serve: AsyncParsableCommand {
         var limits = edges.limits
         limits.allowPlainHTTPWebhooks = allowHTTPWebhooks
         limits.allowPrivateWebhooks = allowPrivateWebhooks
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey, limits: limits)
+        configuration.retention = PersonalDataRetention(days: retentionDays)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let address = PublicAddress(publicURL ?? "\(scheme)://\(host):\(port)")
         let relay = try mailer()
@@ -137,6 +150,10 @@ struct Serve: AsyncParsableCommand {
                         interval: .seconds(watchInterval), deliveriesAtOnce: limits.alertDeliveriesAtOnce,
                         logger: Logger(label: "device-watch")))
             }
+            workers.append(
+                PersonalDataPurgeWorker(
+                    repository: repository, retention: configuration.retention,
+                    passImages: PassImageStore(directory: passDirectory)))
             return (steps, workers)
         }
         let secrets = try options.secretsKey()

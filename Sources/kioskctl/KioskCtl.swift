@@ -6,7 +6,8 @@ struct KioskCtl: AsyncParsableCommand {
         commandName: "kioskctl",
         abstract: "The operator's tool for the QR check-in kiosk.",
         subcommands: [
-            Keygen.self, Issue.self, Decode.self, Roster.self, Status.self, Enroll.self, SyncCommand.self, Demo.self,
+            Keygen.self, Issue.self, Decode.self, Roster.self, Status.self, Enroll.self, SyncCommand.self, Queue.self,
+            Demo.self,
             TestSet.self,
         ])
 }

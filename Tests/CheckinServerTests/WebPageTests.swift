@@ -142,6 +142,9 @@ import Testing
             for tab in ["", "/monitor", "/guests", "/devices"] {
                 #expect(events.contains("href=\"\(e)\(tab)\""), "\(tab)")
             }
+            // When the guests' personal data goes, then that it went.
+            #expect(events.contains("is purged on") && events.contains("30 days after the event ends"), "\(events)")
+
             let one = try await get("\(e)/guests?q=\(guests[1].id.text)").1
             #expect(one.contains("1 guest matches"), "\(one)")
             let monitor = try await get("\(e)/monitor").1
@@ -149,6 +152,8 @@ import Testing
             let id = TimeZone.current.identifier
             let zone = ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(id) ? "UTC" : id
             #expect(monitor.contains("(\(zone)) · 0 devices"), "\(monitor)")
+            _ = try await h.repository.purgePersonalData(event: event.id, at: h.clock.now())
+            #expect(try await get("/events").1.contains("personal data was purged on"))
         }
     }
 

@@ -42,16 +42,11 @@ struct CheckInController {
                 outcomes.append(CheckInOutcome(sequence: sequence, outcome: .rejected, reason: "key_of_another_device"))
                 continue
             }
-            guard let guest = GuestID(text: item.guestId), item.guestId.count == 16 else {
+            guard let scan = Scan(item) else {
                 outcomes.append(CheckInOutcome(sequence: sequence, outcome: .rejected, reason: "unknown_guest"))
                 continue
             }
-            scans.append(
-                Scan(
-                    key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
-                    // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.
-                    clockOffsetMs: ClockOffsetBound.accepted(item.clockOffsetMs), arrived: item.arrived,
-                    door: item.door, source: item.source, reverts: item.reverts.map(ScanKey.init)))
+            scans.append(scan)
             outcomes.append(nil)
         }
         let clock = self.clock

@@ -21,12 +21,16 @@ struct WebController: Sendable {
     let mailConfigured: Bool
     /// How password-reset links are sent; nil on a server with no mail relay.
     let resetMail: PasswordResetMail?
+    /// When events' personal data is purged (the events page says so).
+    let retention: PersonalDataRetention
     var sessions: OrganizerSessions { OrganizerSessions(repository: repository, clock: clock) }
 
     init(
         repository: any CheckinRepository, clock: any ServerClock, timeZone: TimeZone = .current,
-        limits: EdgeLimits = EdgeLimits(), resetMail: PasswordResetMail? = nil
+        limits: EdgeLimits = EdgeLimits(), resetMail: PasswordResetMail? = nil,
+        retention: PersonalDataRetention = PersonalDataRetention()
     ) {
+        self.retention = retention
         self.repository = repository
         self.mailConfigured = resetMail != nil
         self.resetMail = resetMail
@@ -213,14 +217,23 @@ struct WebController: Sendable {
 
     @Sendable func events(_ request: Request, context: OrganizerContext) async throws -> Response {
         let signed = context.signed
-        let events = try await repository.events(tenant: signed.tenant.id).map { event in
+        var events: [[String: String]] = []
+        for event in try await repository.events(tenant: signed.tenant.id) {
             let time = TimeText(now: clock.now(), timeZone: pages.zone(of: event))
             var row = [
                 "id": String(event.id.rawValue), "name": event.name,
                 "when": time.dayAndTime(event.startsAt) + " " + time.zone,
             ]
             if let venue = event.venue, !venue.isEmpty { row["venue"] = venue }
-            return row
+            // Data protection: when the guests' personal data goes (or went).
+            if let purged = try await repository.personalDataPurgedAt(event: event.id) {
+                row["retention"] = "Guests' personal data was purged on \(time.dayAndTime(purged)) \(time.zone)."
+            } else {
+                row["retention"] =
+                    "Guests' personal data (names, e-mail addresses, phones, notes, passes) is purged on "
+                    + "\(time.dayAndTime(retention.purgeDate(of: event))) \(time.zone), \(retention.days) days after the event ends."
+            }
+            events.append(row)
         }
         return pages.html("events", ["events": events], signed: signed)
     }
