@@ -25,7 +25,7 @@ public func buildApplication(
     let services = services + (outbox.map { [$0] } ?? [])
     let router = buildRouter(
         repository: repository, clock: clock, issuance: issuance, outbox: outbox, limits: limits,
-        retention: configuration.retention)
+        retention: configuration.retention, metrics: configuration.metrics)
     // At most `maximumConnections` served at once (Hummingbird stops accepting until one closes).
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server",
@@ -73,19 +73,21 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
 public func buildRouter(
     repository: any CheckinRepository, clock: any ServerClock, issuance: PassIssuanceSteps? = nil,
     outbox: MailOutbox? = nil, limits: EdgeLimits = EdgeLimits(),
-    retention: PersonalDataRetention = PersonalDataRetention()
+    retention: PersonalDataRetention = PersonalDataRetention(), metrics: ServerMetrics? = nil
 ) -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
+    if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     // First: the route's body limit holds before any route or authenticator reads a byte.
     router.add(middleware: BodyLimitMiddleware(limits: limits))
     router.add(middleware: NotFoundPageMiddleware(pages: WebPages(timeZone: issuance?.timeZone ?? .current)))
     let scope = TenantScope(repository: repository, clock: clock)
     HealthController(repository: repository).addRoutes(to: router)
+    if let metrics { MetricsController(metrics: metrics).addRoutes(to: router) }
     EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)
     let device = router.group("v1").add(middleware: DeviceAuthenticator(repository: repository, clock: clock))
     EventController(scope: scope, clock: clock).addRoutes(to: device)
     RosterController(repository: repository, scope: scope, clock: clock).addRoutes(to: device)
-    CheckInController(repository: repository, scope: scope, clock: clock).addRoutes(to: device)
+    CheckInController(repository: repository, scope: scope, clock: clock, metrics: metrics).addRoutes(to: device)
     HeartbeatController(repository: repository, clock: clock).addRoutes(to: device)
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)

@@ -11,6 +11,8 @@ public struct ServerConfiguration: Sendable {
     public var limits: EdgeLimits
     /// How long an event's personal data is kept after it ends; the events page says when each is purged.
     public var retention = PersonalDataRetention()
+    /// `GET /metrics` for a scraper with its token; nil: no such route.
+    public var metrics: ServerMetrics?
 
     /// Offline-alert webhooks may go to plain http URLs (a receiver on the venue's own network); otherwise
     /// https only. Kept in `limits`.

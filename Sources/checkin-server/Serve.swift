@@ -77,6 +77,12 @@ struct Serve: AsyncParsableCommand {
                 check-ins, counts and the audit stay. Checked at start and every hour.
                 """))
     var retentionDays = PersonalDataRetention.defaultDays
+    @Option(
+        name: .customLong("metrics-token-file"),
+        help: ArgumentHelp(
+            "A file (0600) holding the token a Prometheus scraper sends to GET /metrics (Authorization: Bearer).",
+            discussion: "Without it the server has no /metrics. At least 16 characters; no other route takes it."))
+    var metricsTokenFile: String?
 
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
@@ -109,6 +115,9 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, tlsCertificatePath: tlsCertificate, tlsKeyPath: tlsKey, limits: limits)
         configuration.retention = PersonalDataRetention(days: retentionDays)
+        if let metricsTokenFile {
+            configuration.metrics = ServerMetrics(token: try Self.metricsToken(metricsTokenFile))
+        }
         let scheme = tlsCertificate == nil ? "http" : "https"
         let address = PublicAddress(publicURL ?? "\(scheme)://\(host):\(port)")
         let relay = try mailer()
@@ -219,5 +228,24 @@ extension Serve {
         } catch {
             throw ValidationError("the SMTP options are not usable: \(error)")
         }
+    }
+
+    /// The metrics token from its file: private to this user, long enough to guess no sooner than a device's.
+    static func metricsToken(_ path: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("cannot read --metrics-token-file \(path)")
+        }
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+            mode & 0o077 != 0
+        {
+            throw ValidationError(
+                "--metrics-token-file \(path) can be read by other users (mode \(String(mode, radix: 8))): chmod 600 it"
+            )
+        }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.count >= 16 else {
+            throw ValidationError("the metrics token in \(path) is shorter than 16 characters: make a longer one")
+        }
+        return token
     }
 }

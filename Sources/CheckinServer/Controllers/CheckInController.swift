@@ -11,6 +11,7 @@ struct CheckInController {
     let repository: any CheckinRepository
     let scope: TenantScope
     let clock: any ServerClock
+    var metrics: ServerMetrics? = nil
 
     func addRoutes(to group: RouterGroup<ServerContext>) {
         group.post("events/:eventId/check-ins", use: upload)
@@ -57,6 +58,14 @@ struct CheckInController {
         var applied = results.makeIterator()
         let answers = zip(batch.items, outcomes).map { item, outcome in
             outcome ?? CheckInOutcome(sequence: item.key.sequence, applied.next()!)
+        }
+        if let metrics {
+            let now = clock.now()
+            for answer in answers { metrics.checkInIngested(outcome: answer.outcome.rawValue) }
+            for (scan, result) in zip(scans, results) where result.kind == .applied || result.kind == .recorded {
+                let offset = Double(scan.clockOffsetMs ?? 0) / 1000
+                metrics.syncLatency(now.timeIntervalSince(scan.deviceTime.addingTimeInterval(offset)))
+            }
         }
         return Response.json(bytes: CheckInBatchResult(outcomes: answers, serverTime: clock.now()).encodedJSON())
     }

@@ -1,0 +1,69 @@
+import CheckinAPI
+import CheckinCore
+import CheckinServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `GET /metrics`: Prometheus text for a scraper with the metrics token, nothing for anyone else, and no route at
+/// all on a server without a token.
+@Suite struct MetricsTests {
+    static let token = "metrics-token-0123456789abcdef"
+
+    @Test func aScraperWithTheTokenReadsCheckInsLatencyAndRequests() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        let (_, event, guests) = try await h.event(guests: 3)
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.metrics = ServerMetrics(token: Self.token)
+        let app = try buildApplication(configuration: configuration, repository: h.repository, clock: h.clock)
+        try await app.test(.router) { client in
+            let device = try await client.enrol(h, event: event.id)
+            // Two scans made 90 s and 30 min before they arrive, and one of them again from another door.
+            let items = [
+                device.item(1, guest: guests[0], at: Harness.start.addingTimeInterval(-90)),
+                device.item(2, guest: guests[1], at: Harness.start.addingTimeInterval(-1800)),
+                device.item(3, guest: guests[0], at: Harness.start.addingTimeInterval(-60), door: "South"),
+            ]
+            _ = try await client.upload(items, event: event.id, as: device)
+
+            for authorization in [nil, "Bearer wrong-token-0123456789abcdef", Self.token] {
+                let headers: HTTPFields = authorization.map { [.authorization: $0] } ?? [:]
+                try await client.execute(uri: "/metrics", method: .get, headers: headers) { response in
+                    #expect(response.status == .unauthorized)
+                    #expect(!String(buffer: response.body).contains("checkin_"))
+                }
+            }
+            let text = try await client.execute(
+                uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(Self.token)"]
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                return String(buffer: response.body)
+            }
+            #expect(text.contains(#"checkin_checkins_ingested_total{outcome="applied"} 2"#), "\(text)")
+            #expect(text.contains(#"checkin_checkins_ingested_total{outcome="superseded"} 1"#), "\(text)")
+            // The applied two: one within 5 min of its scan, both within an hour.
+            #expect(text.contains(#"checkin_sync_latency_seconds_bucket{le="60.0"} 0"#), "\(text)")
+            #expect(text.contains(#"checkin_sync_latency_seconds_bucket{le="300.0"} 1"#), "\(text)")
+            #expect(text.contains(#"checkin_sync_latency_seconds_bucket{le="3600.0"} 2"#), "\(text)")
+            #expect(text.contains("checkin_sync_latency_seconds_count 2"), "\(text)")
+            // Requests by their route, not their path (no id in a label).
+            #expect(
+                text.contains(
+                    #"checkin_http_request_duration_seconds_count{method="POST",route="/v1/events/{eventId}/check-ins",status="200"} 1"#
+                ), "\(text)")
+            #expect(!text.contains("/v1/events/\(event.id.rawValue)/"))
+        }
+    }
+
+    @Test func aServerWithoutAMetricsTokenHasNoMetrics() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        try await h.app().test(.router) { client in
+            try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(Self.token)"]) {
+                #expect($0.status == .notFound)
+            }
+        }
+    }
+}
