@@ -37,4 +37,15 @@ extension SQLiteDoorStore {
             ).map(\.attempt).reversed()
         }
     }
+
+    /// How many scans the audit log holds, by verdict ("admitted", "refused"...), for `kioskctl status --json`.
+    public func auditCountsByVerdict() throws -> [String: Int] {
+        try read("counting the audit log") { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT verdict, count(*) AS n FROM audit_log GROUP BY verdict") {
+                counts[row["verdict"]] = row["n"]
+            }
+            return counts
+        }
+    }
 }

@@ -14,6 +14,9 @@ struct Status: ParsableCommand {
     @Option(help: "How many audit log entries to show (0-10000).")
     var last = 20
 
+    @Flag(help: "Print the figures as one JSON object, for a machine (monitoring, scripts).")
+    var json = false
+
     func validate() throws {
         guard (0...10_000).contains(last) else {
             throw ValidationError("--last must be from 0 to 10000 entries, found \(last)")
@@ -23,6 +26,10 @@ struct Status: ParsableCommand {
     func run() throws {
         let settings = try ConfigurationFile.load(config)
         let store = try SQLiteDoorStore(configuration: settings, mode: .openExisting)
+        if json {
+            print(try StatusReport(settings: settings, store: store, last: last, now: Date()).json())
+            return
+        }
         print(
             "door \(settings.door), event \(settings.event): \(try store.guestCount(event: settings.event)) guests, "
                 + "\(try store.checkIns(event: settings.event).count) checked in, \(try store.pendingCount()) pending sync"

@@ -175,6 +175,12 @@ struct EndToEndSyncTests {
         #expect(try north.pending() == 10, "nothing leaves the queue without the server's answer")
         let offlineStatus = try await north.kioskctl(["status"])
         #expect(offlineStatus.out.contains("10 pending sync"), "\(offlineStatus.out)")
+        let offlineFigures = try await Self.statusJSON(north)
+        #expect(offlineFigures.pending == 10 && offlineFigures.checkedIn == 10)
+        #expect(offlineFigures.oldestPendingAt == times[0])
+        #expect(offlineFigures.scansByVerdict == ["admitted": 10])
+        // The state is by last contact, as the text's: the enrolment a moment ago is within the window.
+        #expect(offlineFigures.sync.state == "online" && offlineFigures.sync.deviceId == deviceID)
 
         try await server.start()
         let synced = try await north.kioskctl(["sync"])
@@ -194,6 +200,34 @@ struct EndToEndSyncTests {
         let status = try await north.kioskctl(["status"])
         #expect(status.out.contains("sync: online to \(server.url) as \(deviceID)"), "\(status.out)")
         #expect(status.out.contains("sync failures: 0, superseded scans: 0"), "\(status.out)")
+        let figures = try await Self.statusJSON(north)
+        #expect(figures.pending == 0 && figures.oldestPendingAt == nil && figures.sync.state == "online")
+        #expect(figures.sync.failures == 0 && figures.sync.superseded == 0 && figures.audit.count == 10)
+    }
+
+    /// `kioskctl status --json`, read as a machine would.
+    struct StatusFigures: Decodable {
+        struct Sync: Decodable {
+            var state: String
+            var deviceId: String?
+            var failures: Int
+            var superseded: Int
+        }
+        struct Entry: Decodable { var verdict: String }
+        var pending: Int
+        var checkedIn: Int
+        var oldestPendingAt: Date?
+        var scansByVerdict: [String: Int]
+        var sync: Sync
+        var audit: [Entry]
+    }
+
+    static func statusJSON(_ kiosk: LiveKioskFolder) async throws -> StatusFigures {
+        let r = try await kiosk.kioskctl(["status", "--json"])
+        try #require(r.status == 0, "\(r.err)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(StatusFigures.self, from: Data(r.out.utf8))
     }
 
     /// Running `kioskctl enroll` again on an enrolled kiosk (a new code, the same server) renews its device: the

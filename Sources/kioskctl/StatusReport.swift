@@ -1,0 +1,81 @@
+import Foundation
+import KioskCore
+import KioskStore
+
+/// `kioskctl status --json`: the kiosk's figures for a machine (a venue's monitoring, a script at the door).
+struct StatusReport: Encodable {
+    struct Sync: Encodable {
+        /// online, offline, not_enrolled or standalone.
+        var state: String
+        var server: String?
+        var deviceId: String?
+        var lastContact: Date?
+        var clockOffsetMs: Int64?
+        var failures: Int
+        var superseded: Int
+    }
+    struct RosterState: Encodable {
+        var complete: Bool
+        var fetched: Int
+        var total: Int?
+        var fetchedAt: Date?
+    }
+    struct Entry: Encodable {
+        var at: Date
+        var source: String
+        var verdict: String
+        var guestId: String?
+        var reason: String
+    }
+
+    var door: String
+    var event: UInt32
+    var guests: Int
+    var checkedIn: Int
+    var pending: Int
+    var oldestPendingAt: Date?
+    /// Every scan the audit log holds, by verdict.
+    var scansByVerdict: [String: Int]
+    var sync: Sync
+    var roster: RosterState?
+    var audit: [Entry]
+
+    init(settings: KioskConfiguration, store: SQLiteDoorStore, last: Int, now: Date) throws {
+        door = settings.door
+        event = settings.event.rawValue
+        guests = try store.guestCount(event: settings.event)
+        checkedIn = try store.checkIns(event: settings.event).count
+        pending = try store.pendingCount()
+        oldestPendingAt = try store.nextSyncBatch(limit: 1).first?.checkIn.at
+        scansByVerdict = try store.auditCountsByVerdict()
+        let failures = try store.syncFailures().count
+        let superseded = try store.supersededScans().count
+        if let enrolment = try store.enrolment() {
+            let contact = try store.lastContact()
+            let window = max(3 * settings.syncInterval, 120)
+            let online = contact.map { now.timeIntervalSince($0.at) <= window } ?? false
+            sync = Sync(
+                state: online ? "online" : "offline", server: enrolment.serverURL, deviceId: enrolment.deviceID,
+                lastContact: contact?.at, clockOffsetMs: contact?.clockOffsetMilliseconds, failures: failures,
+                superseded: superseded)
+        } else {
+            sync = Sync(
+                state: settings.server == nil ? "standalone" : "not_enrolled", server: settings.server,
+                failures: failures, superseded: superseded)
+        }
+        roster = try store.rosterSyncState(event: settings.event).map {
+            RosterState(complete: $0.complete, fetched: $0.fetched, total: $0.total, fetchedAt: $0.fetchedAt)
+        }
+        audit = try store.auditLog(limit: last).map {
+            Entry(
+                at: $0.at, source: $0.source.rawValue, verdict: $0.verdict, guestId: $0.guest?.text, reason: $0.reason)
+        }
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
