@@ -144,20 +144,22 @@ struct Serve: AsyncParsableCommand {
             var workers: [any Service] = []
             if issuanceWorkers > 0 {
                 let crash = try? FaultInjection.crashAfterStep()
-                workers.append(
-                    PassIssuanceWorker(
-                        repository: repository, steps: steps, workers: issuanceWorkers,
-                        logger: Logger(label: "pass-issuance"), crashAfter: crash))
+                var worker = PassIssuanceWorker(
+                    repository: repository, steps: steps, workers: issuanceWorkers,
+                    logger: Logger(label: "pass-issuance"), crashAfter: crash)
+                worker.metrics = configuration.metrics
+                workers.append(worker)
             }
             if watchInterval > 0 {
-                workers.append(
-                    DeviceWatch(
-                        repository: repository,
-                        sender: OfflineAlertSender(
-                            repository: repository, mailer: relay, address: address,
-                            allowPrivateWebhooks: limits.allowPrivateWebhooks),
-                        interval: .seconds(watchInterval), deliveriesAtOnce: limits.alertDeliveriesAtOnce,
-                        logger: Logger(label: "device-watch")))
+                var watch = DeviceWatch(
+                    repository: repository,
+                    sender: OfflineAlertSender(
+                        repository: repository, mailer: relay, address: address,
+                        allowPrivateWebhooks: limits.allowPrivateWebhooks),
+                    interval: .seconds(watchInterval), deliveriesAtOnce: limits.alertDeliveriesAtOnce,
+                    logger: Logger(label: "device-watch"))
+                watch.metrics = configuration.metrics
+                workers.append(watch)
             }
             workers.append(
                 PersonalDataPurgeWorker(

@@ -18,6 +18,13 @@ import Testing
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.metrics = ServerMetrics(token: Self.token)
         let app = try buildApplication(configuration: configuration, repository: h.repository, clock: h.clock)
+        // A pass issued as far as this server can without a relay: sign, render, store, then the e-mail waits.
+        _ = try await h.repository.addGuests(
+            [NewGuest(name: "Zoë", email: "zoe@example.org")], event: event.id, at: h.clock.now())
+        var worker = PassIssuanceTests.worker(
+            h, PassIssuanceTests.steps(h, folder: RepositoryFactory.temporaryFolder()))
+        worker.metrics = configuration.metrics
+        #expect(try await worker.runDue() == 4)
         try await app.test(.router) { client in
             let device = try await client.enrol(h, event: event.id)
             // Two scans made 90 s and 30 min before they arrive, and one of them again from another door.
@@ -49,6 +56,8 @@ import Testing
             #expect(text.contains(#"checkin_sync_latency_seconds_bucket{le="300.0"} 1"#), "\(text)")
             #expect(text.contains(#"checkin_sync_latency_seconds_bucket{le="3600.0"} 2"#), "\(text)")
             #expect(text.contains("checkin_sync_latency_seconds_count 2"), "\(text)")
+            #expect(text.contains(#"checkin_issuance_steps_total{now_at="render",failed="no"} 1"#), "\(text)")
+            #expect(text.contains(#"checkin_issuance_steps_total{now_at="email",failed="yes"} 1"#), "\(text)")
             // Requests by their route, not their path (no id in a label).
             #expect(
                 text.contains(

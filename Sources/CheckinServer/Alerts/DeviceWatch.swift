@@ -15,6 +15,8 @@ public struct DeviceWatch: Service {
     /// sender for its timeout, not every tenant's alerts.
     public let deliveriesAtOnce: Int
     public let logger: Logger
+    /// Counts each delivery attempt for `GET /metrics`; nil: not counted.
+    public var metrics: ServerMetrics?
 
     public init(
         repository: any CheckinRepository, sender: OfflineAlertSender, clock: any ServerClock = SystemServerClock(),
@@ -64,7 +66,7 @@ public struct DeviceWatch: Service {
     @discardableResult
     public func sendDue() async throws -> [AlertDelivery] {
         let now = clock.now()
-        let (repository, sender, logger) = (repository, sender, logger)
+        let (repository, sender, logger, metrics) = (repository, sender, logger, metrics)
         return try await withThrowingTaskGroup(of: [AlertDelivery].self) { group in
             for _ in 0..<deliveriesAtOnce {
                 group.addTask {
@@ -72,6 +74,7 @@ public struct DeviceWatch: Service {
                     while let delivery = try await repository.runNextAlertDelivery(
                         now: now, { delivery in await sender.send(delivery, now: now) })
                     {
+                        metrics?.alertDelivery(channel: delivery.channel.rawValue, state: delivery.state.rawValue)
                         if let error = delivery.lastError {
                             logger.warning(
                                 "alert \(delivery.id) to \(delivery.target): \(delivery.state.rawValue): \(error)")

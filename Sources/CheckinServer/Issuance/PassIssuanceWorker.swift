@@ -19,6 +19,8 @@ public struct PassIssuanceWorker: Service {
     public let logger: Logger
     /// Fault injection for the crash tests: the process kills itself (SIGKILL) right after committing this step.
     public let crashAfter: IssuanceStep?
+    /// Counts each step run for `GET /metrics`; nil: not counted.
+    public var metrics: ServerMetrics?
 
     public init(
         repository: any CheckinRepository, steps: PassIssuanceSteps, clock: any ServerClock = SystemServerClock(),
@@ -50,6 +52,7 @@ public struct PassIssuanceWorker: Service {
             await steps.run(issuance, guest: guest, now: now)
         }
         if let ran {
+            metrics?.issuanceStep(nowAt: ran.step.rawValue, failed: ran.lastError != nil)
             if let error = ran.lastError, ran.step != .cancelled {
                 logger.warning("pass \(ran.id) for guest \(ran.guest.text): \(ran.step.rawValue): \(error)")
             }

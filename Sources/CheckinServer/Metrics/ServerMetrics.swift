@@ -50,6 +50,22 @@ public struct ServerMetrics: Sendable {
         ).recordSeconds(seconds)
     }
 
+    /// One step of a pass issuance ran: the step the issuance is at now, and whether the step failed.
+    func issuanceStep(nowAt step: String, failed: Bool) {
+        Counter(
+            label: "checkin_issuance_steps_total", dimensions: [("now_at", step), ("failed", failed ? "yes" : "no")],
+            factory: factory
+        ).increment()
+    }
+
+    /// One offline-alert delivery attempt, by channel and the state it left the delivery in.
+    func alertDelivery(channel: String, state: String) {
+        Counter(
+            label: "checkin_alert_deliveries_total", dimensions: [("channel", channel), ("state", state)],
+            factory: factory
+        ).increment()
+    }
+
     /// The text a scrape reads.
     func emit() -> [UInt8] { registry.emitToBuffer() }
 }
