@@ -37,8 +37,7 @@ struct Status: ParsableCommand {
         let f = ISO8601DateFormatter()
         if let enrolment = try store.enrolment() {
             let contact = try store.lastContact()
-            let window = max(3 * settings.syncInterval, 120)
-            let online = contact.map { Date().timeIntervalSince($0.at) <= window } ?? false
+            let online = StatusReport.isOnline(lastContact: contact?.at, settings: settings, now: Date())
             print(
                 "sync: \(online ? "online" : "offline") to \(enrolment.serverURL) as \(enrolment.deviceID), last contact "
                     + (contact.map { "\(f.string(from: $0.at)), clock offset \($0.clockOffsetMilliseconds) ms" }

@@ -52,8 +52,7 @@ struct StatusReport: Encodable {
         let superseded = try store.supersededScans().count
         if let enrolment = try store.enrolment() {
             let contact = try store.lastContact()
-            let window = max(3 * settings.syncInterval, 120)
-            let online = contact.map { now.timeIntervalSince($0.at) <= window } ?? false
+            let online = Self.isOnline(lastContact: contact?.at, settings: settings, now: now)
             sync = Sync(
                 state: online ? "online" : "offline", server: enrolment.serverURL, deviceId: enrolment.deviceID,
                 lastContact: contact?.at, clockOffsetMs: contact?.clockOffsetMilliseconds, failures: failures,
@@ -70,6 +69,12 @@ struct StatusReport: Encodable {
             Entry(
                 at: $0.at, source: $0.source.rawValue, verdict: $0.verdict, guestId: $0.guest?.text, reason: $0.reason)
         }
+    }
+
+    /// Online: the server answered within three sync intervals (at least two minutes). The text status and the
+    /// JSON both say it by this rule.
+    static func isOnline(lastContact: Date?, settings: KioskConfiguration, now: Date) -> Bool {
+        lastContact.map { now.timeIntervalSince($0) <= max(3 * settings.syncInterval, 120) } ?? false
     }
 
     func json() throws -> String {

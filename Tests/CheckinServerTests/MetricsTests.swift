@@ -35,6 +35,8 @@ import Testing
             ]
             _ = try await client.upload(items, event: event.id, as: device)
 
+            // A method HTTP does not define is counted as "other": a client cannot make series of its own.
+            _ = try await client.execute(uri: "/v1/anything", method: HTTPRequest.Method("BREW-COFFEE")!) { $0.status }
             for authorization in [nil, "Bearer wrong-token-0123456789abcdef", Self.token] {
                 let headers: HTTPFields = authorization.map { [.authorization: $0] } ?? [:]
                 try await client.execute(uri: "/metrics", method: .get, headers: headers) { response in
@@ -64,6 +66,7 @@ import Testing
                     #"checkin_http_request_duration_seconds_count{method="POST",route="/v1/events/{eventId}/check-ins",status="200"} 1"#
                 ), "\(text)")
             #expect(!text.contains("/v1/events/\(event.id.rawValue)/"))
+            #expect(text.contains(#"method="other""#) && !text.contains("BREW"), "\(text)")
         }
     }
 

@@ -38,7 +38,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             metrics.request(
-                method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status,
+                method: Self.methodLabel(request.method), route: context.endpointPath ?? "unmatched", status: status,
                 seconds: seconds)
         }
         do {
@@ -49,5 +49,12 @@ struct RequestMetricsMiddleware: RouterMiddleware {
             status = error.status.code
             throw error
         }
+    }
+
+    /// The method as a label: any client may send any token as a method, and each would make a series of its own
+    /// in the server's memory, so the methods HTTP defines are kept and every other is "other".
+    static func methodLabel(_ method: HTTPRequest.Method) -> String {
+        let known: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .delete, .patch, .options, .connect, .trace]
+        return known.contains(method) ? method.rawValue : "other"
     }
 }
