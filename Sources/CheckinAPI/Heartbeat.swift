@@ -32,10 +32,14 @@ public struct HeartbeatAnswer: Codable, Equatable, Sendable {
     public struct EventRequirement: Codable, Equatable, Sendable {
         public var id: UInt32
         public var minimumKioskVersion: String?
+        /// When kiosks delete the event's guests' personal data (names, e-mail addresses, notes): the server's
+        /// retention after the event's end (`serve --retention-days`). Absent from older servers.
+        public var personalDataPurgeAt: Date?
 
-        public init(id: UInt32, minimumKioskVersion: String?) {
+        public init(id: UInt32, minimumKioskVersion: String?, personalDataPurgeAt: Date? = nil) {
             self.id = id
             self.minimumKioskVersion = minimumKioskVersion
+            self.personalDataPurgeAt = personalDataPurgeAt
         }
     }
 

@@ -88,7 +88,7 @@ public func buildRouter(
     EventController(scope: scope, clock: clock).addRoutes(to: device)
     RosterController(repository: repository, scope: scope, clock: clock).addRoutes(to: device)
     CheckInController(repository: repository, scope: scope, clock: clock, metrics: metrics).addRoutes(to: device)
-    HeartbeatController(repository: repository, clock: clock).addRoutes(to: device)
+    HeartbeatController(repository: repository, clock: clock, retention: retention).addRoutes(to: device)
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
     GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)

@@ -9,6 +9,7 @@
 enum Migrations {
     static let all: [Migration] = [
         createTables, rosterWords, syncState, rosterSync, reverts, clockOffsetUncertainty, doubleEntries,
+        personalDataRetention,
     ]
 
     static let createTables = Migration(
@@ -198,6 +199,18 @@ enum Migrations {
                 id          INTEGER PRIMARY KEY CHECK (id = 1),
                 nonce       TEXT    NOT NULL,
                 started_at  INTEGER NOT NULL
+            );
+            """)
+
+    /// When each event's guests' personal data is deleted here (the server says, with each heartbeat answer: the
+    /// event's end plus its retention), and when it was.
+    static let personalDataRetention = Migration(
+        number: 8, name: "personal data purge dates",
+        sql: """
+            CREATE TABLE event_retention (
+                event     INTEGER PRIMARY KEY,
+                purge_at  INTEGER NOT NULL,
+                purged_at INTEGER
             );
             """)
 }

@@ -1,6 +1,7 @@
 import CheckinAPI
 import KioskCore
 import KioskStore
+import PassFormat
 
 import struct Foundation.Date
 
@@ -68,6 +69,12 @@ public struct QueueUploader {
         beat.deviceTime = clock.now()
         let exchange = try await client.heartbeat(beat)
         try noteContact(serverTime: exchange.answer.serverTime, exchange.sentAt, exchange.receivedAt, store)
+        // When the event's guests' personal data is deleted here (SyncWorker and SyncOnce do it once due).
+        var purgeDates: [EventID: Date] = [:]
+        for event in exchange.answer.events {
+            if let at = event.personalDataPurgeAt { purgeDates[EventID(event.id)] = at }
+        }
+        try store.recordPersonalDataPurgeDates(purgeDates)
     }
 
     mutating func noteContact(serverTime: Date, _ sentAt: Date, _ receivedAt: Date, _ store: some SyncStore) throws {

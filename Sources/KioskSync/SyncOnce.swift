@@ -25,6 +25,7 @@ public enum SyncOnce {
             // The organizer's monitor shows the state after this exchange, not before it.
             let after = try HeartbeatReport.make(configuration: configuration, store: store, clock: clock)
             if HeartbeatReport.differs(after, from: before) { try await uploader.sendHeartbeat(after, store: store) }
+            try store.purgePersonalData(dueAt: clock.now())
             return (sent, roster)
         }
     }

@@ -5,7 +5,7 @@ import PassFormat
 import struct Foundation.Date
 
 /// What the sync worker needs of the kiosk's database: the enrolment, the queue and its answers, the contact
-/// with the server, and the roster's download state and pages. The kiosk's `SQLiteDoorStore` is one; the
+/// with the server, the roster's download state and pages, and the personal data's purge dates. The kiosk's `SQLiteDoorStore` is one; the
 /// worker is handed a way to open it (`SyncWorker.openStore`), it does not open a database itself. Like the
 /// store, it belongs to one task at a time.
 public protocol SyncStore: AnyObject {
@@ -27,6 +27,10 @@ public protocol SyncStore: AnyObject {
     func startRosterDownload(event: EventID) throws
     @discardableResult
     func applyRosterPage(_ page: PreparedRosterPage, state: RosterSyncState, at now: Date) throws -> RosterApplied
+
+    func recordPersonalDataPurgeDates(_ dates: [EventID: Date]) throws
+    @discardableResult
+    func purgePersonalData(dueAt now: Date) throws -> [(event: EventID, guests: Int)]
 }
 
 extension SQLiteDoorStore: SyncStore {}

@@ -79,6 +79,7 @@ public struct SyncWorker: Service {
         var wakes = requests.wakes.makeAsyncIterator()
         while !Task.isCancelled {
             var wait = Duration.milliseconds(Int64(configuration.syncInterval * 1000))
+            purgePersonalDataIfDue(store)
             do {
                 let pending = try store.pendingCount()
                 let heartbeatDue = lastHeartbeat.map { ContinuousClock.now - $0 >= heartbeatInterval } ?? true
@@ -142,6 +143,19 @@ public struct SyncWorker: Service {
             let woken: Void? = await wakes.next()
             timer.cancel()
             if woken == nil { return }
+        }
+    }
+
+    /// Deletes the personal data of events past the purge date the server gave, online or not (the date is kept).
+    func purgePersonalDataIfDue(_ store: some SyncStore) {
+        do {
+            for purged in try store.purgePersonalData(dueAt: clock.now()) {
+                logger.notice(
+                    "event \(purged.event): the personal data of \(purged.guests) guests deleted (the server's retention)"
+                )
+            }
+        } catch {
+            logger.error("deleting personal data past its retention failed: \(error); tried again next round")
         }
     }
 

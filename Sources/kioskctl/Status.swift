@@ -57,6 +57,14 @@ struct Status: ParsableCommand {
                     )
                 }
             }
+            if let retention = try store.personalDataRetention(event: settings.event) {
+                print(
+                    retention.purgedAt.map {
+                        "personal data: guests' names, e-mail addresses and notes deleted \(f.string(from: $0))"
+                    }
+                        ?? "personal data: guests' names, e-mail addresses and notes are deleted \(f.string(from: retention.purgeAt)) (the server's retention)"
+                )
+            }
             let failures = try store.syncFailures()
             let superseded = try store.supersededScans()
             print("sync failures: \(failures.count), superseded scans: \(superseded.count)")

@@ -38,6 +38,10 @@ struct StatusReport: Encodable {
     var scansByVerdict: [String: Int]
     var sync: Sync
     var roster: RosterState?
+    /// When the guests' names, e-mail addresses and notes are deleted here (the server's retention), and when
+    /// they were; nil before the server has said.
+    var personalDataPurgeAt: Date?
+    var personalDataPurgedAt: Date?
     var audit: [Entry]
 
     init(settings: KioskConfiguration, store: SQLiteDoorStore, last: Int, now: Date) throws {
@@ -65,6 +69,9 @@ struct StatusReport: Encodable {
         roster = try store.rosterSyncState(event: settings.event).map {
             RosterState(complete: $0.complete, fetched: $0.fetched, total: $0.total, fetchedAt: $0.fetchedAt)
         }
+        let retention = try store.personalDataRetention(event: settings.event)
+        personalDataPurgeAt = retention?.purgeAt
+        personalDataPurgedAt = retention?.purgedAt
         audit = try store.auditLog(limit: last).map {
             Entry(
                 at: $0.at, source: $0.source.rawValue, verdict: $0.verdict, guestId: $0.guest?.text, reason: $0.reason)

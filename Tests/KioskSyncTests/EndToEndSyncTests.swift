@@ -219,6 +219,8 @@ struct EndToEndSyncTests {
         var oldestPendingAt: Date?
         var scansByVerdict: [String: Int]
         var sync: Sync
+        var personalDataPurgeAt: Date?
+        var personalDataPurgedAt: Date?
         var audit: [Entry]
     }
 

@@ -3,10 +3,11 @@ import CheckinCore
 import Hummingbird
 
 /// `POST /v1/devices/heartbeat`: keeps the device's last report and last-seen time; answers the server's
-/// time and each event's minimum kiosk version.
+/// time and, for each event, the minimum kiosk version and when kiosks purge its guests' personal data.
 struct HeartbeatController {
     let repository: any CheckinRepository
     let clock: any ServerClock
+    let retention: PersonalDataRetention
 
     static let minimumInterval: Double = 10
 
@@ -26,7 +27,8 @@ struct HeartbeatController {
         let enrolled = try await repository.enrolledEvents(device: device.id)
         let events = try await repository.events(tenant: device.tenant).filter { enrolled.contains($0.id) }.map {
             HeartbeatAnswer.EventRequirement(
-                id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description)
+                id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description,
+                personalDataPurgeAt: retention.purgeDate(of: $0))
         }
         return try Response.json(HeartbeatAnswer(serverTime: clock.now(), events: events))
     }
