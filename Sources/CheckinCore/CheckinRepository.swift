@@ -79,6 +79,8 @@ public protocol CheckinRepository: Sendable {
     func device(tokenHash: String) async throws -> Device?
     func device(id: String) async throws -> Device?
     func devices(tenant: TenantID) async throws -> [Device]
+    /// Every tenant's devices (for the server's own figures: `GET /metrics` counts them by state).
+    func allDevices() async throws -> [Device]
     /// The devices whose latest enrolment was with a code made for this event (a kiosk moved to another event
     /// of the tenant is that event's), each with who made that code.
     func devices(event: EventID) async throws -> [EventDevice]

@@ -146,6 +146,10 @@ extension PostgresCheckinRepository {
         ).map(Self.device)
     }
 
+    public func allDevices() async throws -> [Device] {
+        try await rows("SELECT \(unescaped: Self.deviceColumns) FROM device ORDER BY id").map(Self.device)
+    }
+
     public func devices(event: EventID) async throws -> [EventDevice] {
         let event = Int64(event.rawValue)
         return try await rows(

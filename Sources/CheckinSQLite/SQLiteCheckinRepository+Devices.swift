@@ -93,6 +93,10 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func allDevices() async throws -> [Device] {
+        try await writer.read { db in try DeviceRow.order(Column("id")).fetchAll(db).map(\.device) }
+    }
+
     public func devices(event: EventID) async throws -> [EventDevice] {
         try await writer.read { db in
             let rows = try Row.fetchAll(

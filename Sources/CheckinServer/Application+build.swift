@@ -82,7 +82,7 @@ public func buildRouter(
     router.add(middleware: NotFoundPageMiddleware(pages: WebPages(timeZone: issuance?.timeZone ?? .current)))
     let scope = TenantScope(repository: repository, clock: clock)
     HealthController(repository: repository).addRoutes(to: router)
-    if let metrics { MetricsController(metrics: metrics).addRoutes(to: router) }
+    if let metrics { MetricsController(metrics: metrics, repository: repository, clock: clock).addRoutes(to: router) }
     EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)
     let device = router.group("v1").add(middleware: DeviceAuthenticator(repository: repository, clock: clock))
     EventController(scope: scope, clock: clock).addRoutes(to: device)

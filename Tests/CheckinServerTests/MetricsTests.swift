@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import PassFormat
 import Testing
 
 /// `GET /metrics`: Prometheus text for a scraper with the metrics token, nothing for anyone else, and no route at
@@ -34,6 +35,17 @@ import Testing
                 device.item(3, guest: guests[0], at: Harness.start.addingTimeInterval(-60), door: "South"),
             ]
             _ = try await client.upload(items, event: event.id, as: device)
+            // Devices by state: one heard from just now, one enrolled and never heard from, one revoked.
+            let report = Heartbeat(
+                door: "North", kioskVersion: "1.0.0", pending: 0, oldestPendingAt: nil, rosterCursor: nil,
+                rosterFetchedAt: nil, camera: "replay", clockOffsetMs: nil, deviceTime: h.clock.now())
+            try await client.execute(
+                uri: "/v1/devices/heartbeat", method: .post,
+                headers: device.headers + [.contentType: "application/json"], body: Harness.json(report)
+            ) { #expect($0.status == .ok) }
+            _ = try await client.enrol(h, event: event.id, door: "South")
+            let lost = try await client.enrol(h, event: event.id, door: "East")
+            try await h.repository.revokeDevice(lost.id, tenant: TenantID(device.enrolment.tenantId), at: h.clock.now())
 
             // A method HTTP does not define is counted as "other": a client cannot make series of its own.
             _ = try await client.execute(uri: "/v1/anything", method: HTTPRequest.Method("BREW-COFFEE")!) { $0.status }
@@ -67,6 +79,33 @@ import Testing
                 ), "\(text)")
             #expect(!text.contains("/v1/events/\(event.id.rawValue)/"))
             #expect(text.contains(#"method="other""#) && !text.contains("BREW"), "\(text)")
+            for (state, count) in [("live", 1), ("never_seen", 1), ("revoked", 1), ("stale", 0), ("offline", 0)] {
+                #expect(text.contains(#"checkin_devices{state="\#(state)"} \#(count)"#), "\(state): \(text)")
+            }
+            // Counted at the scrape, by the monitor's rule: 31 minutes later the live one is offline.
+            h.clock.advance(by: 31 * 60)
+            let later = try await client.execute(
+                uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(Self.token)"]
+            ) { String(buffer: $0.body) }
+            #expect(
+                later.contains(#"checkin_devices{state="live"} 0"#)
+                    && later.contains(#"checkin_devices{state="offline"} 1"#))
+        }
+    }
+
+    /// The devices the scrape counts are every tenant's, on each store.
+    @Test(arguments: RepositoryFactory.all)
+    func everyTenantsDevicesAreCounted(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (_, first, _) = try await h.event(guests: 0)
+        let (_, second, _) = try await h.event(guests: 0)
+        let app = try buildApplication(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), repository: h.repository, clock: h.clock)
+        try await app.test(.router) { client in
+            let a = try await client.enrol(h, event: first.id)
+            let b = try await client.enrol(h, event: second.id)
+            #expect(a.enrolment.tenantId != b.enrolment.tenantId)
+            #expect(Set(try await h.repository.allDevices().map(\.id)) == [a.id, b.id])
         }
     }
 

@@ -1,3 +1,4 @@
+import CheckinCore
 import Foundation
 import KioskCrypto
 import Metrics
@@ -64,6 +65,20 @@ public struct ServerMetrics: Sendable {
             label: "checkin_alert_deliveries_total", dimensions: [("channel", channel), ("state", state)],
             factory: factory
         ).increment()
+    }
+
+    /// The devices by state: revoked, else live, stale, offline or never seen by their last contact (the sync
+    /// monitor's pills). Every state is set, a zero too, so a state that empties does not keep its old count.
+    func devices(_ devices: [Device], now: Date) {
+        var counts = ["revoked": 0]
+        for health in [DeviceHealth.live, .stale, .offline, .neverSeen] { counts[health.rawValue] = 0 }
+        for device in devices {
+            let state = device.revoked ? "revoked" : DeviceHealth(lastSeen: device.lastSeenAt, now: now).rawValue
+            counts[state, default: 0] += 1
+        }
+        for (state, count) in counts {
+            Gauge(label: "checkin_devices", dimensions: [("state", state)], factory: factory).record(count)
+        }
     }
 
     /// The text a scrape reads.
