@@ -126,7 +126,10 @@ try:
                                        ("forged", "red", "forged pass: not valid here", None)):
         stream(frame)
         if colour is None:
-            time.sleep(4)  # longer than repeat_window and verdict_seconds
+            # Longer than repeat_window, so the same pass shown again is decided again. A verdict stays up for
+            # verdict_seconds (10 s in this kiosk.conf), long enough for wait_for_screen's screenshots to see it
+            # however slowly a loaded host runs them; the next verdict replaces it.
+            time.sleep(4)
             continue
         w, h, rgb, share = wait_for_screen(frame + "-" + colour, colour)
         check(share > 0.5, f"{what}: {share * 100:.0f}% of the screen is the {colour} field")
