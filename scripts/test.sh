@@ -19,7 +19,19 @@ swift build --build-tests "${debug_info[@]}"
 # runs on the test-server threads, so the suite's load on the 2-thread concurrency pool does not starve it). The
 # run has a deadline, several times its usual length: a hung test fails the run by name
 # (scripts/swift-test-bounded.sh).
+# BESIDE_TESTS: a command run in the background while the tests run (.ci/run builds the release there: much of the
+# suite waits on live processes and the network, so the build takes cores the tests leave idle); its output goes to
+# .build/beside-tests.log, and its failure fails this script after the tests.
+if [ -n "${BESIDE_TESTS:-}" ]; then
+    bash -c "$BESIDE_TESTS" > .build/beside-tests.log 2>&1 &
+    beside=$!
+fi
 scripts/swift-test-bounded.sh .build/test-output.txt "${TEST_DEADLINE:-1500}" --skip-build "${debug_info[@]}"
+if [ -n "${BESIDE_TESTS:-}" ] && ! wait "$beside"; then
+    tail -n 40 .build/beside-tests.log
+    echo "test.sh: the command beside the tests failed: $BESIDE_TESTS" >&2
+    exit 1
+fi
 # FUZZ_RUNS=0 leaves the fuzz step out (.ci/run runs it itself, beside the hardware-in-the-loop build).
 if [ "${FUZZ_RUNS:-60000}" != 0 ]; then Fuzz/run.sh ci "${FUZZ_RUNS:-60000}" 2>&1 | tail -n 12; fi
 grep -hE "Test run with [0-9]+ tests? .*passed" .build/test-output.txt

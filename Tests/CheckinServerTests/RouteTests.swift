@@ -345,7 +345,13 @@ struct RouteTests {
                 uri: "/v1/devices/heartbeat", method: .post, headers: device.headers, body: Harness.json(beat)
             ) { response throws in
                 let answer = try Harness.decode(HeartbeatAnswer.self, response.body)
-                #expect(answer.events == [.init(id: event.id.rawValue, minimumKioskVersion: "1.2.0")])
+                // With the date kiosks purge the event's personal data: its end plus the default 30 days.
+                #expect(
+                    answer.events == [
+                        .init(
+                            id: event.id.rawValue, minimumKioskVersion: "1.2.0",
+                            personalDataPurgeAt: event.endsAt.addingTimeInterval(30 * 86_400))
+                    ])
             }
         }
     }

@@ -93,6 +93,12 @@ system_user() {
         [ "$(echo "$entry" | cut -d: -f3)" -lt 1000 ] && [ "$(echo "$entry" | cut -d: -f7)" = /usr/sbin/nologin ] &&
         [ "$(echo "$entry" | cut -d: -f6)" = "/var/lib/$1" ]
 }
+# systemd-analyze verify of an installed unit says nothing (an unknown key, a missing binary or a bad value would
+# be named); the manual pages named by Documentation= are not looked up (the root has no man).
+verify_unit() {
+    local out
+    out=$(in_root systemd-analyze verify --man=no "/lib/systemd/system/$1" 2>&1) && [ -z "$out" ] || { echo "$out"; return 1; }
+}
 # Mode and owner as the root's own users and groups name them (the host's would name another uid).
 mode_of() { in_root stat -c '%a %U:%G' "$1"; }
 pending() { kiosk_as kioskctl status --json --config /etc/kiosk/kiosk.conf | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["pending"], sum(d["scansByVerdict"].values()))'; }
@@ -107,6 +113,7 @@ check "/var/lib/kiosk is the kiosk's only (0700)" test "$(mode_of /var/lib/kiosk
 check "the database key credential is root's only (0600) and decrypts to 32 bytes" sh -c \
     "[ \"\$(chroot '$R' stat -c '%a %U' /etc/credstore.encrypted/kiosk-db-key)\" = '600 root' ] && [ \"\$(chroot '$R' systemd-creds decrypt --name=kiosk-db-key /etc/credstore.encrypted/kiosk-db-key - | wc -c)\" = 32 ]"
 check "kiosk.service is enabled" test -L "$R/etc/systemd/system/multi-user.target.wants/kiosk.service"
+check "kiosk.service verifies (systemd-analyze: every key known, the binary there)" verify_unit kiosk.service
 check "the udev rule is installed" test -f "$R/lib/udev/rules.d/70-kiosk.rules"
 check "kiosk.conf is a conffile" sh -c "chroot '$R' dpkg-query --showformat='\${Conffiles}' --show kiosk | grep -q /etc/kiosk/kiosk.conf"
 
@@ -155,6 +162,7 @@ check "/var/lib/checkin-server is the server's only (0700)" test "$(mode_of /var
 check "the secrets key credential is root's only (0600) and decrypts to 32 bytes" sh -c \
     "[ \"\$(chroot '$R' stat -c '%a %U' /etc/checkin-server/secrets-key.cred)\" = '600 root' ] && [ \"\$(chroot '$R' systemd-creds decrypt --name=checkin-secrets-key /etc/checkin-server/secrets-key.cred - | wc -c)\" = 32 ]"
 check "checkin-server.service is enabled" test -L "$R/etc/systemd/system/multi-user.target.wants/checkin-server.service"
+check "checkin-server.service verifies (systemd-analyze)" verify_unit checkin-server.service
 check "an organizer's first steps as the service user" server_as sh -c \
     'checkin-server create-tenant --name "Acme Events" && checkin-server create-event --tenant 1 --name Gala --venue Hall --ops-contact "+44 20 7946 0000" --starts 2026-12-01T18:00:00Z --ends 2026-12-01T23:00:00Z --minimum-kiosk-version 1.0.0 --time-zone Europe/London && checkin-server import-guests --event 1 --csv /tmp/door/roster.csv'
 check "the database is the server's only" test "$(mode_of /var/lib/checkin-server/checkin.db)" = "600 checkin-server:checkin-server"
