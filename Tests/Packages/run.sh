@@ -52,7 +52,7 @@ if [ ! -s "$tarball" ]; then
     step "making the Debian 12 root (mmdebstrap, once)"
     mirror=/etc/apt/sources.list.d/debian.sources
     [ -f "$mirror" ] || mirror=/etc/apt/sources.list
-    mmdebstrap --variant=minbase --quiet bookworm "$tarball.part" "$mirror" >>"$log" 2>&1 && mv "$tarball.part" "$tarball"
+    mmdebstrap --variant=minbase --format=tar --quiet bookworm "$tarball.part" "$mirror" >>"$log" 2>&1 && mv "$tarball.part" "$tarball"
 fi
 R=$(mktemp -d /tmp/debroot.XXXXXX)
 cleanup() {
