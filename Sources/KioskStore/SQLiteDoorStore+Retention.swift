@@ -50,7 +50,8 @@ extension SQLiteDoorStore {
     }
 
     /// Deletes the personal data of every event whose purge date has passed at `now`, once: guests' names,
-    /// e-mail addresses and notes in the roster, the name search words and cancellation reasons. The guest ids,
+    /// e-mail addresses and notes in the roster, the name search words, cancellation reasons and what staff typed
+    /// to find a guest (a name, often). The guest ids,
     /// check-ins, the queue (whose items carry no name) and the audit stay, so counts and the upload are
     /// unchanged. Each purge is audited. Afterwards the file is rebuilt (VACUUM) and the WAL truncated, so no
     /// freed page keeps an old name. Returns the events purged and how many guests each had.
@@ -70,6 +71,15 @@ extension SQLiteDoorStore {
                 let guests = db.changesCount
                 try db.execute(sql: "DELETE FROM roster_words WHERE event = ?", arguments: [raw])
                 try db.execute(sql: "UPDATE tombstones SET reason = '' WHERE event = ?", arguments: [raw])
+                // What staff typed at the door is audited as they typed it, and a roster search types a name: the
+                // typed text of the event's guests' manual entries goes, and of manual entries that matched no one
+                // (the audit has no event; a typed text that found nobody is kept no longer than a name).
+                try db.execute(
+                    sql: """
+                        UPDATE audit_log SET payload = ''
+                        WHERE source = 'manual' AND payload <> ''
+                            AND (guest_id IS NULL OR guest_id IN (SELECT guest_id FROM roster WHERE event = ?))
+                        """, arguments: [raw])
                 try db.execute(
                     sql: "UPDATE event_retention SET purged_at = ? WHERE event = ?",
                     arguments: [now.storeMilliseconds, raw])

@@ -13,10 +13,11 @@ struct PersonalDataPurgeTests {
     static let guests: [RosterGuest] = (1...60).map { n in
         RosterGuest(
             guest: Fixture.id(UInt8(n)), tenant: Fixture.tenant, event: Fixture.event,
-            name: "Guest\(n) Wolfenbuettel", email: "g\(n)@retention-test.example", partySize: 1, status: .active,
+            name: "Guest\(n) Wolfenbüttel", email: "g\(n)@retention-test.example", partySize: 1, status: .active,
             notes: "needs a ramp (note \(n))")
     }
-    static let personal = ["Wolfenbuettel", "wolfenbuettel", "retention-test.example", "needs a ramp"]
+    /// The name as written, as the search keys fold it, the address, the note, and a name staff typed.
+    static let personal = ["Wolfenbüttel", "wolfenbuttel", "retention-test.example", "needs a ramp", "Wolfenb Gue"]
     static let purgeAt = Fixture.time(10_000)
 
     @Test(
@@ -94,6 +95,13 @@ struct PersonalDataPurgeTests {
                 edited.name += " Jr"
                 return edited
             })
+        // Staff found a guest by typing part of a name, and typed a name that matched no one.
+        for (guest, typed) in [(Optional(Self.guests[0].guest), "Wolfenb Gue"), (nil, "Wolfenbüttel Zz")] {
+            try store.audit(
+                ScanAttempt(
+                    at: Fixture.time(200), door: Fixture.door, source: .manual, payload: typed, guest: guest,
+                    verdict: guest == nil ? "not_in_roster" : "admitted", reason: "manual entry"))
+        }
         try store.recordPersonalDataPurgeDates([Fixture.event: Self.purgeAt])
         let before = try Self.fileBytes(path)
         for text in Self.personal { #expect(Self.contains(before, text), "\(text) is in the file before the purge") }
@@ -102,6 +110,9 @@ struct PersonalDataPurgeTests {
         let after = try Self.fileBytes(path)
         for text in Self.personal { #expect(!Self.contains(after, text), "\(text) is still in the file") }
         #expect(try store.guestCount(event: Fixture.event) == 60)
+        #expect(
+            try store.auditLog(limit: 10).filter { $0.source == .manual && $0.verdict != "personal_data_purged" }.map(
+                \.payload) == ["", ""])
     }
 
     static func fileBytes(_ path: String) throws -> [UInt8] {
