@@ -114,6 +114,7 @@ common checkin-server
 binary checkin-server "$tree" "QR check-in server: kiosk API, organizer pages, pass issuance"
 admin_script checkin-server-admin "$tree" checkin-server
 install -d -m 0755 "$tree/etc/checkin-server"
-install -m 0644 packaging/checkin-server/checkin-server.conf "$tree/etc/checkin-server/checkin-server.conf"
+# Root's only: systemd reads it before the service drops to its user, and a venue may put a database URL in it.
+install -m 0600 packaging/checkin-server/checkin-server.conf "$tree/etc/checkin-server/checkin-server.conf"
 echo /etc/checkin-server/checkin-server.conf > "$tree/DEBIAN/conffiles"
 finish checkin-server "$tree"

@@ -161,6 +161,7 @@ check "the checkin-server user is a system user without a login shell" system_us
 check "/var/lib/checkin-server is the server's only (0700)" test "$(mode_of /var/lib/checkin-server)" = "700 checkin-server:checkin-server"
 check "the secrets key credential is root's only (0600) and decrypts to 32 bytes" sh -c \
     "[ \"\$(chroot '$R' stat -c '%a %U' /etc/checkin-server/secrets-key.cred)\" = '600 root' ] && [ \"\$(chroot '$R' systemd-creds decrypt --name=checkin-secrets-key /etc/checkin-server/secrets-key.cred - | wc -c)\" = 32 ]"
+check "checkin-server.conf is root's only (0600: it may name a database)" test "$(mode_of /etc/checkin-server/checkin-server.conf)" = "600 root:root"
 check "checkin-server.service is enabled" test -L "$R/etc/systemd/system/multi-user.target.wants/checkin-server.service"
 check "checkin-server.service verifies (systemd-analyze)" verify_unit checkin-server.service
 check "an organizer's first steps as the service user" server_as sh -c \
