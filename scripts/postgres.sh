@@ -54,7 +54,17 @@ host all all 127.0.0.1/32 scram-sha-256
 HBA
 fi
 if ! as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
-  as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 start >/dev/null
+  # -p: the port asked for now, whatever postgresql.conf said when the cluster was made.
+  if ! as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "-p $port" -w -t 60 start >/dev/null; then
+    tail -n 5 "$dir/server.log" >&2
+    if grep -q "Address already in use" "$dir/server.log"; then
+      echo "postgres.sh: port $port on 127.0.0.1 is taken (another checkout's test PostgreSQL? 'ss -ltnp | grep $port' names" \
+        "it): stop that one, or give this checkout another port: CHECKIN_TEST_POSTGRES_PORT=54339" >&2
+    else
+      echo "postgres.sh: the test PostgreSQL in $data did not start; its log is $dir/server.log" >&2
+    fi
+    return 1 2>/dev/null || exit 1
+  fi
 fi
 psql=("$bin/psql" -h "$dir" -p "$port" -U postgres -v ON_ERROR_STOP=1 -qAt)
 if [ "$(as_owner "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_roles WHERE rolname = 'checkin'")" != 1 ]; then
