@@ -42,7 +42,7 @@ if [ ! -f "$data/PG_VERSION" ]; then
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$dir'
-max_connections = 300
+max_connections = 1000
 fsync = off
 synchronous_commit = off
 full_page_writes = off
@@ -54,8 +54,13 @@ host all all 127.0.0.1/32 scram-sha-256
 HBA
 fi
 if ! as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
-  # -p: the port asked for now, whatever postgresql.conf said when the cluster was made.
-  if ! as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "-p $port" -w -t 60 start >/dev/null; then
+  # -p: the port asked for now, whatever postgresql.conf said when the cluster was made. max_connections: the whole
+  # suite starts at once and each PostgreSQL test has a pool of its own (95 connections at the peak here); at 300 a
+  # CI run slowed by the release build beside it was refused new connections ("too many clients"), which a
+  # PostgresClient retries without end (postgres-nio #489): a test hung 5 minutes and pg_dump failed. 1,000 slots
+  # cost about 30 MB more shared memory than 300.
+  if ! as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "-p $port -c max_connections=1000" -w -t 60 start \
+      >/dev/null; then
     tail -n 5 "$dir/server.log" >&2
     if grep -q "Address already in use" "$dir/server.log"; then
       echo "postgres.sh: port $port on 127.0.0.1 is taken (another checkout's test PostgreSQL? 'ss -ltnp | grep $port' names" \

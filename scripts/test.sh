@@ -26,7 +26,13 @@ if [ -n "${BESIDE_TESTS:-}" ]; then
     bash -c "$BESIDE_TESTS" > .build/beside-tests.log 2>&1 &
     beside=$!
 fi
-scripts/swift-test-bounded.sh .build/test-output.txt "${TEST_DEADLINE:-1500}" --skip-build "${debug_info[@]}"
+if ! scripts/swift-test-bounded.sh .build/test-output.txt "${TEST_DEADLINE:-1500}" --skip-build "${debug_info[@]}"; then
+    # What the tests' PostgreSQL refused or failed at, counted: a PostgresClient that cannot connect retries
+    # without saying why, so a PostgreSQL test's failure may only show here.
+    echo "the tests failed; the tests' PostgreSQL said (.build/pg/server.log, FATAL/PANIC/ERROR lines by message):" >&2
+    sed -nE 's/^.*(FATAL|PANIC|ERROR): +/\1: /p' .build/pg/server.log | sort | uniq -c | sort -rn | head -n 15 >&2 || true
+    exit 1
+fi
 if [ -n "${BESIDE_TESTS:-}" ] && ! wait "$beside"; then
     tail -n 40 .build/beside-tests.log
     echo "test.sh: the command beside the tests failed: $BESIDE_TESTS" >&2
