@@ -90,12 +90,12 @@ public struct FinderPatternGate: Sendable {
                     let lo = max(0, centreX - radius)
                     let hi = min(width, centreX + radius + 1)
                     guard
-                        Self.confirmedVertically(
+                        let centreY = Self.confirmedVertically(
                             pixels, width: width, height: height, x: centreX, y: y, darkCentre: dark[centreX],
                             threshold: (prefix[hi] - prefix[lo]) / (hi - lo), total: total)
                     else { continue }
-                    if !found.contains(where: { abs($0.x - centreX) <= 3 * unit && abs($0.y - y) <= 3 * unit }) {
-                        found.append((centreX, y, unit, total, dark[centreX]))
+                    if !found.contains(where: { abs($0.x - centreX) <= 3 * unit && abs($0.y - centreY) <= 3 * unit }) {
+                        found.append((centreX, centreY, unit, total, dark[centreX]))
                         if found.count >= stopAt { return }
                     }
                 }
@@ -202,13 +202,14 @@ public struct FinderPatternGate: Sendable {
         abs(run * 14 - modules * total * 2) <= modules * total + 7
     }
 
-    /// The column through (`x`, `y`) crosses the same pattern: runs in 1:1:3:1:1 about as long as the row's.
+    /// The column through (`x`, `y`) crosses the same pattern (runs in 1:1:3:1:1 about as long as the row's): the row of
+    /// its centre, or nil.
     static func confirmedVertically(
         _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, x: Int, y: Int, darkCentre: Bool,
         threshold: Int, total: Int
-    ) -> Bool {
+    ) -> Int? {
         func isCentreColour(_ y: Int) -> Bool { (Int(pixels[y * width + x]) < threshold) == darkCentre }
-        guard isCentreColour(y) else { return false }
+        guard isCentreColour(y) else { return nil }
         let limit = total * 2
         // Up: centre, then the other colour, then the centre colour again; the same down.
         func runs(step: Int) -> [Int]? {
@@ -233,10 +234,13 @@ public struct FinderPatternGate: Sendable {
             }
             return lengths
         }
-        guard let up = runs(step: -1), let down = runs(step: 1) else { return false }
+        guard let up = runs(step: -1), let down = runs(step: 1) else { return nil }
         let centre = up[0] + 1 + down[0]
         let sum = up[2] + up[1] + centre + down[1] + down[2]
-        return isFinderRatio(up[2], up[1], centre, down[1], down[2]) && sum * 10 >= total * 7 && sum * 10 <= total * 14
+        guard isFinderRatio(up[2], up[1], centre, down[1], down[2]), sum * 10 >= total * 7, sum * 10 <= total * 14
+        else { return nil }
+        // The row that found it may be anywhere across the centre square: the middle of the column's centre run.
+        return y + (down[0] - up[0]) / 2
     }
 }
 

@@ -17,8 +17,8 @@ import KioskCore
 /// - `sharpened`: unsharp-masked (defocus, motion blur), at full size.
 ///
 /// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
-/// frame: a frame with nothing code-like in it costs the passes
-/// before the gate and that look, not the whole cascade. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
+/// frame, two of them with a code's timing patterns where they would be (`TimingPattern`): a frame with nothing
+/// code-like in it costs the passes before the gate and that look, not the whole cascade. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
 /// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
 /// Both engines report only codes whose error correction succeeded, and results are deduplicated by payload,
@@ -48,11 +48,16 @@ public final class KioskDecoder: FrameDecoder {
         passesTried.removeAll(keepingCapacity: true)
         for (index, pass) in settings.passes.enumerated() {
             if index == settings.gatedFrom, found.isEmpty {
-                // Before any read, finder-like marks are enough: a code the first pass could not read shows some
-                // of its finder patterns, often not all three (measured: requiring three placed as a code's lost 12
-                // of 726 codes on the BoofCV photos).
+                // Before any read, two finder-like marks with a code's two timing patterns where they would be
+                // (`TimingPattern`): a code the first pass could not read shows some of its finder patterns, often
+                // not all three (requiring three placed as a code's lost 12 of 726 codes on the BoofCV photos), and
+                // busy things in view (print, clothing, a keyboard) show finder-like marks by the dozen but rarely
+                // timing patterns (cluttered frames without a code: 43 of 60 went on through the whole cascade on
+                // marks alone, 20 of 60 with the timing patterns; BENCHMARKS.md).
                 let seen = gate.finders(images.working, stopAt: Self.findersLooked)
-                guard seen.count >= gate.minimumFinders else { return [] }
+                guard seen.count >= gate.minimumFinders, TimingPattern.joinsTwo(of: seen, in: images.working) else {
+                    return []
+                }
                 finders = seen
             }
             passesTried.append(pass)

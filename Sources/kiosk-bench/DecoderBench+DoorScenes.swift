@@ -156,6 +156,14 @@ struct DecoderTimingBench {
             let counts = set.map { gate.finderCount($0, stopAt: 50) }
             print("Finder gate, \(label): patterns found \(counts.sorted())")
         }
+        // What a frame costs is mostly whether the cascade went past its gate.
+        for (label, set) in sets {
+            let past = set.filter { frame in
+                _ = engines.kiosk.decode(frame)
+                return engines.kiosk.passesTried.count > (engines.kiosk.settings.gatedFrom ?? .max)
+            }.count
+            print("Frames that went past the gate, \(label): \(past) of \(set.count)")
+        }
         let falseReads = sets.filter { $0.label.hasPrefix("no code") }.flatMap(\.frames).map {
             engines.kiosk.decode($0).count
         }.reduce(0, +)

@@ -1,0 +1,179 @@
+import KioskCore
+
+/// The timing patterns of a QR code: the rows of alternating dark and light modules, one module wide, that join
+/// its finder patterns, three modules in from the line through their centres (row 6 and column 6 of the code).
+/// Print, patterned clothing and keyboards give finder-like marks by the dozen, but almost never a one-module
+/// alternation, as long as the distance says, running from one mark to another.
+enum TimingPattern {
+    /// Whether two of `finders` could be finder patterns of one code: alike, at a code's distance, and with the
+    /// code's two timing patterns where those two would have them (`joins`).
+    static func joinsTwo(of finders: [Finder], in image: GrayFrame) -> Bool {
+        guard finders.count >= 2 else { return false }
+        for i in 0..<(finders.count - 1) {
+            for j in (i + 1)..<finders.count where FinderPatternGate.alike(finders[i], finders[j]) {
+                if joins(finders[i], finders[j], among: finders, in: image) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Two marks as neighbouring corners or as opposite ones, each with the code's two timing patterns where they
+    /// would be: one mark's timing pattern alone could be chance in a busy texture, two at a right angle are not.
+    /// Neighbours: the one between them, on one side, and the one from either of them to where the third finder
+    /// pattern would be on that side. Opposite: the two from the third's place (the apex of the right isosceles
+    /// triangle on either side) to each of them.
+    static func joins(_ a: Finder, _ b: Finder, among finders: [Finder], in image: GrayFrame) -> Bool {
+        let side = b.centre - a.centre
+        let length = (side * side).sum().squareRoot()
+        let normal = SIMD2(-side.y, side.x) / length
+        // The gate measures a pattern across a row and a column, which cross a turned code's pattern aslant: its
+        // 7 modules measure up to 1.41 times their width at 45 degrees. The code's sides give the turn.
+        func moduleAlong(_ direction: SIMD2<Double>) -> Double {
+            (a.module + b.module) / 2 * max(abs(direction.x), abs(direction.y))
+        }
+        var module = moduleAlong(side / length)
+        // Neighbours: a version 1 code's finder centres are 14 modules apart, a version 40's 170.
+        if length >= 13 * module, length <= 180 * module {
+            for inward in [normal, -normal] {
+                let inside = (a.centre + b.centre) / 2 + inward * (length / 2)
+                guard timing(from: a.centre, to: b.centre, inside: inside, module: module, in: image) else { continue }
+                for (corner, other) in [(a, b), (b, a)] {
+                    let third = place(corner.centre + inward * length, near: finders, within: length / 5)
+                    if timing(
+                        from: corner.centre, to: third, inside: other.centre + inward * length, module: module,
+                        in: image)
+                    {
+                        return true
+                    }
+                }
+            }
+        }
+        // Opposite corners: the code's sides are at 45 degrees to the line between them.
+        module = moduleAlong((side / length + normal) / 2.squareRoot())
+        let edge = length / 2.squareRoot()
+        guard edge >= 13 * module, edge <= 180 * module else { return false }
+        let middle = (a.centre + b.centre) / 2
+        for way in [normal, -normal] {
+            let apex = place(middle + way * (length / 2), near: finders, within: length / 7)
+            let first = timing(from: apex, to: a.centre, inside: b.centre, module: module, in: image)
+            let second = timing(from: apex, to: b.centre, inside: a.centre, module: module, in: image)
+            if first && second { return true }
+        }
+        return false
+    }
+
+    /// Where the third finder pattern is: a square's corner is only roughly where a code in perspective has it (two
+    /// modules off at the far end of a tilted phone's code, which loses the timing pattern along it), so a mark
+    /// found near there is taken for it.
+    static func place(_ predicted: SIMD2<Double>, near finders: [Finder], within distance: Double) -> SIMD2<Double> {
+        var best = predicted
+        var nearest = distance * distance
+        for finder in finders {
+            let d = finder.centre - predicted
+            if (d * d).sum() < nearest {
+                nearest = (d * d).sum()
+                best = finder.centre
+            }
+        }
+        return best
+    }
+
+    /// The timing pattern between finder patterns centred at `from` and `to`: on the line between them moved three
+    /// modules towards `inside` (a point within the code).
+    static func timing(
+        from: SIMD2<Double>, to: SIMD2<Double>, inside: SIMD2<Double>, module: Double, in image: GrayFrame
+    ) -> Bool {
+        let side = to - from
+        var normal = SIMD2(-side.y, side.x) / (side * side).sum().squareRoot()
+        if ((inside - from) * normal).sum() < 0 { normal = -normal }
+        // A checkerboard or stripes alternate along every line; a code's row through its finder patterns' centres
+        // holds data there, which does not.
+        return runs(from: from, to: to, normal: normal, module: module, offsets: [2.4, 2.7, 3.0, 3.3, 3.6], in: image)
+            && !runs(from: from, to: to, normal: normal, module: module, offsets: [-0.4, 0, 0.4], in: image)
+    }
+
+    /// Whether the line from `a` to `b`, moved three modules along `normal`, alternates one module at a time
+    /// between their outer edges, at one of a few offsets (the centres are found to about half a module).
+    static func runs(
+        from a: SIMD2<Double>, to b: SIMD2<Double>, normal: SIMD2<Double>, module: Double, offsets: [Double],
+        in image: GrayFrame
+    ) -> Bool {
+        let side = b - a
+        let length = (side * side).sum().squareRoot()
+        let along = side / length
+        // From the outer edge of one finder pattern to the other's: 3.5 modules in from each centre.
+        let start = 3.5 * module
+        let span = length - 7 * module
+        guard span >= 4 * module else { return false }
+        let step = max(0.5, module / 3)
+        let count = Int(span / step)
+        var samples = [Int](repeating: 0, count: count)
+        for offset in offsets {
+            let origin = a + normal * (offset * module) + along * start
+            for k in 0..<count {
+                let point = origin + along * (Double(k) * step)
+                guard let value = sample(image, at: point) else { return false }
+                samples[k] = value
+            }
+            if alternates(samples, step: step, module: module) { return true }
+        }
+        return false
+    }
+
+    /// One module at a time: the runs, thresholded locally, number about the modules the span holds, none
+    /// longer than two modules and a bit, and the span has contrast.
+    static func alternates(_ samples: [Int], step: Double, module: Double) -> Bool {
+        guard let low = samples.min(), let high = samples.max(), high - low >= 2 * FinderPatternGate.minimumContrast
+        else { return false }
+        // Dark or light against the mean of about four modules around each sample: glare and shadow change the
+        // light along the line (one mean for the whole line lost 3 of BoofCV's glare codes).
+        let half = max(2, Int(2 * module / step))
+        var prefix = [0]
+        prefix.reserveCapacity(samples.count + 1)
+        for value in samples { prefix.append(prefix[prefix.count - 1] + value) }
+        let dark = samples.indices.map { k in
+            let lo = max(0, k - half)
+            let hi = min(samples.count, k + half + 1)
+            return samples[k] * (hi - lo) < prefix[hi] - prefix[lo]
+        }
+        var lengths: [Int] = []
+        var run = 1
+        for k in 1..<samples.count {
+            if dark[k] == dark[k - 1] {
+                run += 1
+            } else {
+                lengths.append(run)
+                run = 1
+            }
+        }
+        lengths.append(run)
+        let modules = Double(samples.count) * step / module
+        let runs = Double(lengths.count)
+        guard runs >= 0.6 * modules, runs <= 1.5 * modules, Double(lengths.max()!) * step <= 2.2 * module else {
+            return false
+        }
+        // One module each, give or take: the runs within (the first and last may be cut by the ends) of about the
+        // module's length, nearly all of them. A line across a turned checkerboard cuts squares at their corners
+        // and alternates with runs of every length.
+        let inner = lengths.dropFirst().dropLast().map { Double($0) * step / module }
+        guard inner.count >= 3 else { return true }
+        let regular = inner.filter { $0 >= 0.5 && $0 <= 1.6 }.count
+        return Double(regular) >= 0.85 * Double(inner.count)
+    }
+
+    /// The grey level at `point`, bilinear; nil outside the image.
+    static func sample(_ image: GrayFrame, at point: SIMD2<Double>) -> Int? {
+        let x = point.x - 0.5
+        let y = point.y - 0.5
+        guard x >= 0, y >= 0, x < Double(image.width - 1), y < Double(image.height - 1) else { return nil }
+        let x0 = Int(x)
+        let y0 = Int(y)
+        let fx = x - Double(x0)
+        let fy = y - Double(y0)
+        let row = y0 * image.width + x0
+        let p = image.pixels
+        let top = Double(p[row]) * (1 - fx) + Double(p[row + 1]) * fx
+        let bottom = Double(p[row + image.width]) * (1 - fx) + Double(p[row + image.width + 1]) * fx
+        return Int(top * (1 - fy) + bottom * fy)
+    }
+}
