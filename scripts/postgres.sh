@@ -54,13 +54,16 @@ host all all 127.0.0.1/32 scram-sha-256
 HBA
 fi
 if ! as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
-  # -p: the port asked for now, whatever postgresql.conf said when the cluster was made. max_connections: the whole
-  # suite starts at once and each PostgreSQL test has a pool of its own (95 connections at the peak here); at 300 a
-  # CI run slowed by the release build beside it was refused new connections ("too many clients"), which a
-  # PostgresClient retries without end (postgres-nio #489): a test hung 5 minutes and pg_dump failed. 1,000 slots
-  # cost about 30 MB more shared memory than 300.
-  if ! as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "-p $port -c max_connections=1000" -w -t 60 start \
-      >/dev/null; then
+  # Settings given at every start, so a cluster made by an older version of this script gets them too:
+  # - the port asked for now, whatever postgresql.conf said when the cluster was made;
+  # - max_connections: the whole suite starts at once and each PostgreSQL test has a pool of its own (95 to 115
+  #   connections at the peak here, under load);
+  # - no timed checkpoint: a test's databases are dropped when it ends, and DROP DATABASE waits for a checkpoint.
+  #   A timed one spreads its writes over minutes (one took 140 s in a whole-suite run here, load 6): every drop
+  #   waited behind it, then the test-database client's connections with them, and a test hung 5 minutes opening
+  #   its store (as in the CI run of stop 30). The drops' own checkpoints keep the WAL short.
+  options="-p $port -c max_connections=1000 -c checkpoint_timeout=1d -c max_wal_size=4GB"
+  if ! as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "$options" -w -t 60 start >/dev/null; then
     tail -n 5 "$dir/server.log" >&2
     if grep -q "Address already in use" "$dir/server.log"; then
       echo "postgres.sh: port $port on 127.0.0.1 is taken (another checkout's test PostgreSQL? 'ss -ltnp | grep $port' names" \

@@ -50,7 +50,9 @@ public enum TestDatabases {
         guard let url = try? TestPostgres.url(), var configuration = PostgresClient.Configuration(url: url) else {
             return .failure(NoServer())
         }
-        configuration.options.maximumConnections = 4
+        // Every test's CREATE DATABASE and DROP DATABASE go through it, and a drop waits for a checkpoint: with 4,
+        // drops waiting behind a slow checkpoint held every connection and new tests could not make their databases.
+        configuration.options.maximumConnections = 16
         let client = PostgresClient(configuration: configuration)
         Task { await client.run() }
         return .success(client)

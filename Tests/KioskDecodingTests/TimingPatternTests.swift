@@ -62,6 +62,21 @@ import Testing
         #expect(!TimingPattern.joinsTwo(of: finders, in: stripes))
     }
 
+    @Test func aSmallPictureGoesPastTheGateOnMarksAloneACameraFrameDoesNot() throws {
+        // The three bare finder patterns: on a 640x480 frame the cascade stops at the gate; cut to 240x240 (the
+        // whole cascade costs a quarter of the frame's there) it goes on.
+        var page = Self.page(fill: 255)
+        Self.drawFinders(on: &page)
+        let decoder = KioskDecoder()
+        let gate = try #require(decoder.settings.gatedFrom)
+        _ = decoder.decode(page)
+        #expect(decoder.passesTried.count == gate)
+        let small = GrayFrame(
+            width: 240, height: 240, pixels: (0..<240).flatMap { y in (0..<240).map { x in page[190 + x, 100 + y] } })
+        _ = decoder.decode(small)
+        #expect(decoder.passesTried.count == decoder.settings.passes.count)
+    }
+
     // MARK: - Drawing, in modules of 5 px from (200, 120)
 
     static func page(fill: UInt8) -> GrayFrame { GrayFrame(width: 640, height: 480, fill: fill) }
