@@ -55,9 +55,11 @@ enum TimingPattern {
         let middle = (a.centre + b.centre) / 2
         for way in [normal, -normal] {
             let apex = place(middle + way * (length / 2), near: finders, within: length / 7)
-            let first = timing(from: apex, to: a.centre, inside: b.centre, module: module, in: image)
-            let second = timing(from: apex, to: b.centre, inside: a.centre, module: module, in: image)
-            if first && second { return true }
+            if timing(from: apex, to: a.centre, inside: b.centre, module: module, in: image),
+                timing(from: apex, to: b.centre, inside: a.centre, module: module, in: image)
+            {
+                return true
+            }
         }
         return false
     }
