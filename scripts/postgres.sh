@@ -60,8 +60,9 @@ if ! as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
   #   connections at the peak here, under load);
   # - no timed checkpoint: a test's databases are dropped when it ends, and DROP DATABASE waits for a checkpoint.
   #   A timed one spreads its writes over minutes (one took 140 s in a whole-suite run here, load 6): every drop
-  #   waited behind it, then the test-database client's connections with them, and a test hung 5 minutes opening
-  #   its store (as in the CI run of stop 30). The drops' own checkpoints keep the WAL short.
+  #   waited behind it, then the test-database client's connections with them, and new tests could not make their
+  #   databases (the likely cause of the CI run of stop 30, where a test hung 5 minutes opening its store). The
+  #   drops' own checkpoints keep the WAL short.
   options="-p $port -c max_connections=1000 -c checkpoint_timeout=1d -c max_wal_size=4GB"
   if ! as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "$options" -w -t 60 start >/dev/null; then
     tail -n 5 "$dir/server.log" >&2

@@ -26,12 +26,17 @@ if [ -n "${BESIDE_TESTS:-}" ]; then
     bash -c "$BESIDE_TESTS" > .build/beside-tests.log 2>&1 &
     beside=$!
 fi
-if ! scripts/swift-test-bounded.sh .build/test-output.txt "${TEST_DEADLINE:-1500}" --skip-build "${debug_info[@]}"; then
-    # What the tests' PostgreSQL refused or failed at, counted: a PostgresClient that cannot connect retries
-    # without saying why, so a PostgreSQL test's failure may only show here.
+status=0
+scripts/swift-test-bounded.sh .build/test-output.txt "${TEST_DEADLINE:-1500}" --skip-build "${debug_info[@]}" || status=$?
+if [ "$status" != 0 ]; then
+    # What the tests' PostgreSQL refused or failed at, counted, and its checkpoints that took over 10 s (every
+    # DROP DATABASE waits for one): a PostgresClient that cannot go on waits without saying why, so a PostgreSQL
+    # test's failure may only show here.
     echo "the tests failed; the tests' PostgreSQL said (.build/pg/server.log, FATAL/PANIC/ERROR lines by message):" >&2
-    sed -nE 's/^.*(FATAL|PANIC|ERROR): +/\1: /p' .build/pg/server.log | sort | uniq -c | sort -rn | head -n 15 >&2 || true
-    exit 1
+    sed -nE 's/^.*(FATAL|PANIC|ERROR): +/\1: /p' .build/pg/server.log 2>/dev/null | sort | uniq -c | sort -rn |
+        head -n 15 >&2 || true
+    grep -E "checkpoint complete:.*total=([1-9][0-9]+|[0-9]{3,})\." .build/pg/server.log 2>/dev/null | tail -n 5 >&2 || true
+    exit "$status"
 fi
 if [ -n "${BESIDE_TESTS:-}" ] && ! wait "$beside"; then
     tail -n 40 .build/beside-tests.log
