@@ -63,7 +63,15 @@ if ! as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
   #   waited behind it, then the test-database client's connections with them, and new tests could not make their
   #   databases (the likely cause of the CI run of stop 30, where a test hung 5 minutes opening its store). The
   #   drops' own checkpoints keep the WAL short.
+  # - a log that says what a stalled test waited for: each connection with its database, lock waits over 1 s and
+  #   statements over 2 s (a test that does not finish in time prints its database's lines).
   options="-p $port -c max_connections=1000 -c checkpoint_timeout=1d -c max_wal_size=4GB"
+  # - no autovacuum: the tests' databases live for seconds, and DROP DATABASE … WITH (FORCE) cannot end an
+  #   autovacuum worker for a role that is not a superuser ("must be a member of the role whose process is being
+  #   terminated"): a drop right after pg_restore filled a database failed so, here and in the CI run of stop 30.
+  options+=" -c autovacuum=off"
+  options+=" -c log_connections=on -c log_disconnections=on -c log_lock_waits=on -c log_min_duration_statement=2000"
+  options+=" -c log_line_prefix='%m [%p] %d '"
   if ! as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -o "$options" -w -t 60 start >/dev/null; then
     tail -n 5 "$dir/server.log" >&2
     if grep -q "Address already in use" "$dir/server.log"; then

@@ -36,6 +36,9 @@ if [ "$status" != 0 ]; then
     sed -nE 's/^.*(FATAL|PANIC|ERROR): +/\1: /p' .build/pg/server.log 2>/dev/null | sort | uniq -c | sort -rn |
         head -n 15 >&2 || true
     grep -E "checkpoint complete:.*total=([1-9][0-9]+|[0-9]{3,})\." .build/pg/server.log 2>/dev/null | tail -n 5 >&2 || true
+    echo "its statements over 2 s and lock waits over 1 s, the last 15:" >&2
+    grep -E "duration: [0-9]+\.[0-9]+ ms|still waiting for|acquired .* after" .build/pg/server.log 2>/dev/null |
+        tail -n 15 >&2 || true
     exit "$status"
 fi
 if [ -n "${BESIDE_TESTS:-}" ] && ! wait "$beside"; then

@@ -24,11 +24,15 @@ public enum TestDatabases {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         // CREATE DATABASE takes no parameters; the names are made here, of [a-z0-9_] only.
         if migrated {
+            made?.note("waiting for the template")
             let template = try await templates.value()
+            made?.note("CREATE DATABASE \(name) TEMPLATE \(template)")
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE \(template)"))
         } else {
+            made?.note("CREATE DATABASE \(name)")
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         }
+        made?.note("created \(name)")
         made?.add(database: name)
         components.path = "/" + name
         return (name, components.string!)
@@ -42,7 +46,14 @@ public enum TestDatabases {
 
     /// Drops a test's database, closing whatever is still connected to it.
     public static func drop(_ name: String) async throws {
-        try await admin.get().query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+        do {
+            try await admin.get().query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+        } catch let error as PSQLError {
+            // PSQLError's own description hides the server's message.
+            throw TestDatabaseError(
+                "could not drop the test database \(name): "
+                    + (error.serverInfo?[.message] ?? String(reflecting: error)))
+        }
     }
 
     /// The client on the URL's own database, which makes, copies and drops the tests' databases.
@@ -107,14 +118,35 @@ public enum TestDatabases {
     private static let logger = Logger(label: "test-databases")
 }
 
-/// What one test made: its databases, and the clients to stop before they are dropped.
+/// What one test made: its databases, and the clients to stop before they are dropped; and a journal of its
+/// steps on the tests' PostgreSQL, for the message of a test that did not finish in time.
 public final class TestDatabaseRegistry: Sendable {
     private let state = Mutex<(databases: [String], clients: [Task<Void, Never>])>(([], []))
+    private let steps = Mutex<[(at: ContinuousClock.Instant, step: String)]>([])
+    private let start = ContinuousClock.now
 
     public init() {}
 
     func add(database name: String) { state.withLock { $0.databases.append(name) } }
     func add(client task: Task<Void, Never>) { state.withLock { $0.clients.append(task) } }
+
+    /// Records a step (`TestDatabases.made?.note(…)`), with the time since the test began.
+    public func note(_ step: String) { steps.withLock { $0.append((.now, step)) } }
+
+    /// The databases made so far.
+    public var databases: [String] { state.withLock { $0.databases } }
+
+    /// The steps so far, one per line, each with its time since the test began.
+    public var journal: String {
+        steps.withLock { steps in
+            steps.map { entry in
+                let elapsed = entry.at - start
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                return "  +" + String(format: "%.1f", seconds) + " s " + entry.step
+            }
+            .joined(separator: "\n")
+        }
+    }
 
     /// Stops the clients, then drops the databases.
     public func dropAll() async throws {
@@ -135,8 +167,20 @@ public final class TestDatabaseRegistry: Sendable {
                     ))
             }
         }
-        for name in databases { try await TestDatabases.drop(name) }
+        // Every database is dropped even if one cannot be; the first failure is thrown after.
+        var failure: (any Error)?
+        for name in databases {
+            do { try await TestDatabases.drop(name) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
     }
+}
+
+/// Why the tests' PostgreSQL could not do what a test needed, with the server's own message.
+public struct TestDatabaseError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) { self.description = description }
 }
 
 /// The template's repository has no secrets to seal (its tables are empty) and binds no key.

@@ -46,7 +46,9 @@ struct PostgresTestDatabase: Sendable {
     /// A repository on its own client, migrated; every repository of this database seals with one key.
     func repository() async throws -> PostgresCheckinRepository {
         let repository = PostgresCheckinRepository(client: client(), secrets: secrets)
+        TestDatabases.made?.note("migrating \(configuration.database ?? "?") on a new client")
         try await repository.migrate()
+        TestDatabases.made?.note("migrated")
         return repository
     }
 }

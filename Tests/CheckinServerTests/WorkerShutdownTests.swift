@@ -20,6 +20,7 @@ struct WorkerShutdownTests {
         let stage = Stage()
         let stopped = try await resultWithin(.seconds(300)) {
             let h = try await Harness(factory)
+            stage.now("making the workers")
             var quiet = Logger(label: "workers")
             quiet.logLevel = .critical
             let steps = PassIssuanceTests.steps(h, folder: RepositoryFactory.temporaryFolder())
@@ -50,7 +51,8 @@ struct WorkerShutdownTests {
             }
         }
         guard let stopped else {
-            Issue.record("not done after 5 minutes, while \(stage.current)")
+            let report = await TestDatabases.report(TestDatabases.made)
+            Issue.record("not done after 5 minutes, while \(stage.current)\n\(report)")
             return
         }
         // Before: each slept its whole interval, 10 minutes, through the shutdown. Half of it is the bound: in a
