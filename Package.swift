@@ -64,6 +64,7 @@ let package = Package(
         systemLibrary("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        systemLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
         // zxing-cpp is C++: a compiled shim gives it a C interface (Sources/CZXing/include/CZXing.h).
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
         // Kernel headers only (linux/fb.h): no library to link.
@@ -88,6 +89,10 @@ let package = Package(
         .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar", "CZXing"]),
         .target(name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"]),
         .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
+        // The verdicts' tones through ALSA, on a thread of their own.
+        .target(
+            name: "KioskSound",
+            dependencies: ["KioskCore", "CALSA", "DedicatedThreads", .product(name: "Logging", package: "swift-log")]),
         // RFC 4180 CSV with encoding checks, and the roster's columns: the kiosk's roster import (and the fuzzer).
         .target(name: "KioskCSV", dependencies: ["PassFormat", "KioskCore", "CSVReading"]),
         .target(
@@ -125,7 +130,7 @@ let package = Package(
             dependencies: [
                 "PassFormat",
                 "KioskCore", "KioskSystem", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
-                "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync", "DedicatedThreads",
+                "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskSound", "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -128,6 +128,15 @@ extension KioskConfiguration {
                 }
                 c.display = d
             case "framebuffer_device": c.framebufferDevice = value
+            case "sound":
+                guard let sound = Sound(rawValue: value.lowercased()) else {
+                    throw fail("'sound' must be 'auto' or 'off', found '\(value)'")
+                }
+                c.sound = sound
+            case "sound_device":
+                guard !value.isEmpty else { throw fail("'sound_device' needs an ALSA device name, such as 'default'") }
+                c.soundDevice = value
+            case "sound_volume": c.soundVolume = try integer(0...100)
             case "repeat_window": c.repeatWindow = try number(0...3600, unit: "s")
             case "replay_fps": c.replayFPS = try number(Limits.replayFPS)
             case "idle_fps": c.idleFPS = try number(Limits.captureFPS)

@@ -20,6 +20,13 @@ public struct KioskConfiguration: Equatable, Sendable {
         case camera(device: String)
     }
 
+    /// Whether verdicts sound: `auto` plays through the ALSA device when it can be opened (and says once that the
+    /// door is silent when it cannot), `off` never.
+    public enum Sound: String, Equatable, Sendable {
+        case auto
+        case off
+    }
+
     public enum Display: String, Equatable, Sendable {
         case text
         case framebuffer
@@ -39,6 +46,11 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var source = Source.replay(directory: "test-images")
     public var display = Display.auto
     public var framebufferDevice = "/dev/fb0"
+    public var sound = Sound.auto
+    /// The ALSA device the tones play on (an ALSA PCM name).
+    public var soundDevice = "default"
+    /// 0 to 100: the tones' loudness, a share of full scale.
+    public var soundVolume = 60
     public var repeatWindow = 3.0
     public var replayFPS: Double?
     public var idleFPS = 15.0

@@ -29,11 +29,41 @@ struct ConfigurationSyncTests {
             ("server_ca = ", "'server_ca' needs a PEM file path"),
         ])
     func refused(line: String, message: String) {
-        #expect {
-            _ = try KioskConfiguration.parse(key + line + "\n", file: "k.conf")
-        } throws: { error in
-            guard let error = error as? ConfigurationError else { return false }
-            return error.line == 2 && error.message.contains(message)
-        }
+        expectRefusedOnLine2(key + line + "\n", message)
+    }
+}
+
+@Suite("kiosk.conf: the sound keys")
+struct ConfigurationSoundTests {
+    let key = "trusted_key = 1 keys/a.pem\n"
+
+    @Test("sound is auto on the default device at 60 unless set")
+    func keys() throws {
+        let plain = try KioskConfiguration.parse(key, file: "k.conf")
+        #expect(plain.sound == .auto && plain.soundDevice == "default" && plain.soundVolume == 60)
+        let set = try KioskConfiguration.parse(
+            key + "sound = OFF\nsound_device = plughw:1,0\nsound_volume = 0\n", file: "k.conf")
+        #expect(set.sound == .off && set.soundDevice == "plughw:1,0" && set.soundVolume == 0)
+    }
+
+    @Test(
+        "a bad sound key names the line and what is expected",
+        arguments: [
+            ("sound = loud", "'sound' must be 'auto' or 'off'"),
+            ("sound_volume = 101", "'sound_volume' must be a whole number from 0 to 100"),
+            ("sound_device = ", "'sound_device' needs an ALSA device name"),
+        ])
+    func refused(line: String, message: String) {
+        expectRefusedOnLine2(key + line + "\n", message)
+    }
+}
+
+/// The file is refused at its line 2 with a message holding `message`.
+func expectRefusedOnLine2(_ text: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(sourceLocation: sourceLocation) {
+        _ = try KioskConfiguration.parse(text, file: "k.conf")
+    } throws: { error in
+        guard let error = error as? ConfigurationError else { return false }
+        return error.line == 2 && error.message.contains(message)
     }
 }
