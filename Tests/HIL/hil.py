@@ -7,7 +7,7 @@ status 1 if any check failed. Usage: hil.py STAGE KERNEL INITRD OUT
 """
 import collections, os, re, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vm import VM, write_png
+from vm import VM, notes, read_wav, write_png
 
 STAGE, KERNEL, INITRD, OUT = sys.argv[1:5]
 os.makedirs(OUT, exist_ok=True)
@@ -107,6 +107,9 @@ try:
     rc, out = sh("modprobe vivid n_devs=1 node_types=0x101 num_inputs=1 input_types=3 num_outputs=1 output_types=1 "
                  "no_error_inj=1 && modprobe bochs && sleep 1 && ls /dev/video0 /dev/video1 /dev/fb0")
     check(rc == 0, "vivid (/dev/video0 capture, /dev/video1 output) and bochs (/dev/fb0) loaded")
+    rc, out = sh("modprobe snd-hda-intel && modprobe snd-hda-codec-generic; "
+                 "for i in 1 2 3 4 5 6 7 8 9 10; do [ -e /dev/snd/pcmC0D0p ] && break; sleep 1; done; ls /dev/snd")
+    check(rc == 0 and "pcmC0D0p" in out, f"QEMU's sound card (Intel HDA) has a playback device: {out.split()}")
     rc, _ = loopback_setup()
     check(rc == 0, "vivid HDMI loopback set to 640x480 GREY")
     stream("empty")
@@ -139,6 +142,13 @@ try:
     check(re.search(r"\b1 checked in\b", out) is not None and GUESTS["admitted"] in out,
           "the database holds exactly one check-in, of the admitted guest")
     check("not_valid_here" in out and "signature does not verify" in out, "the forged scan is in the audit log with its reason")
+
+    # Each verdict sounded on the sound card, in order: admitted rises 880 -> 1320 Hz, already checked in beeps at
+    # 660 Hz, a refusal is one 220 Hz tone (the order in which each note is first heard).
+    rate, samples = read_wav(f"{OUT}/run/audio.wav")
+    heard = notes(samples, rate, [220, 660, 880, 1320])
+    first = [n for i, n in enumerate(heard) if n not in heard[:i]]
+    check(first == [880, 1320, 660, 220], f"the verdicts' tones came out of the sound card: {heard[:12]}")
 
     # 2. Frame rates follow kiosk.conf after SIGHUP (still scene: idle rate).
     stream("empty")

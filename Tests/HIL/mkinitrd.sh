@@ -23,7 +23,9 @@ add_module() {
     cp "$MD/$f" "$ST/lib/modules/$KV/$f"
   done
 }
-for m in vivid bochs; do add_module "$m"; done
+# vivid (camera), bochs (framebuffer), and Intel HDA with its generic codec: QEMU's sound card, which records
+# what the kiosk plays into a WAV file.
+for m in vivid bochs snd-hda-intel snd-hda-codec-generic; do add_module "$m"; done
 cp "$MD"/modules.{builtin,order,builtin.modinfo} "$ST/lib/modules/$KV/"
 depmod -b "$ST" "$KV"
 copy_program() {

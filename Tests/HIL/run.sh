@@ -57,7 +57,13 @@ verdict_seconds = 10
 idle_fps = 15
 active_fps = 30
 log_level = info
+sound = auto
+sound_device = plughw:0,0
+sound_volume = 80
 CONF
+# libasound's own configuration, which defines plughw.
+mkdir -p "$STAGE/root/usr/share"
+cp -a /usr/share/alsa "$STAGE/root/usr/share/alsa"
 cp test-images/keys/issuer-1.pub.pem "$STAGE/root/kiosk/"
 sed 's#database = /kiosk/kiosk.db#database = '"$STAGE"'/root/kiosk/kiosk.db#; s#/kiosk-key/#'"$STAGE"'/root/kiosk-key/#; s#trusted_key = 1 /kiosk/#trusted_key = 1 '"$STAGE"'/root/kiosk/#' \
   "$STAGE/root/kiosk/kiosk.conf" > "$STAGE/host.conf"

@@ -1,5 +1,5 @@
 """A QEMU guest driven over its serial console (one shell line per command) with QMP for screenshots."""
-import json, os, re, socket, struct, subprocess, time, zlib
+import json, math, os, re, socket, struct, subprocess, time, zlib
 
 
 class VM:
@@ -15,6 +15,9 @@ class VM:
         cmd = ["qemu-system-x86_64", "-accel", "tcg,thread=multi", "-cpu", "max", "-m", str(memory), "-smp", "2",
                "-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
                "-vga", "std",
+               # A sound card whose output QEMU writes to a WAV file: what the kiosk plays, as a speaker would.
+               "-audiodev", f"wav,id=snd0,path={workdir}/audio.wav", "-device", "intel-hda",
+               "-device", "hda-output,audiodev=snd0",
                "-chardev", f"socket,id=s0,path={self.serial_path},server=on,wait=on", "-serial", "chardev:s0",
                "-qmp", f"unix:{self.qmp_path},server=on,wait=off"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -103,6 +106,46 @@ class VM:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def read_wav(path):
+    """The first channel of a 16-bit WAV file that QEMU may still be writing (its sizes in the header are then
+    not final): (rate, samples)."""
+    data = open(path, "rb").read()
+    fmt = data.index(b"fmt ")
+    channels, rate = struct.unpack_from("<HI", data, fmt + 10)
+    start = data.index(b"data") + 8
+    count = (len(data) - start) // 2
+    samples = struct.unpack_from(f"<{count}h", data, start)
+    return rate, samples[::channels]
+
+
+def notes(samples, rate, candidates):
+    """The notes of a recording, in order: each run of sound between silences of 20 ms or more, as the
+    candidate frequency strongest in it by Goertzel's algorithm."""
+    found, start, quiet = [], None, 0
+    def finish(end):
+        if start is not None and end - start > rate // 50:
+            part = samples[start:end]
+            def power(hertz):
+                c = 2 * math.cos(2 * math.pi * hertz / rate)
+                s1 = s2 = 0.0
+                for v in part:
+                    s1, s2 = v + c * s1 - s2, s1
+                return s1 * s1 + s2 * s2 - c * s1 * s2
+            found.append(max(candidates, key=power))
+    for i, v in enumerate(samples):
+        if abs(v) > 300:
+            if start is None:
+                start = i
+            quiet = 0
+        elif start is not None:
+            quiet += 1
+            if quiet > rate // 50:
+                finish(i - quiet)
+                start = None
+    finish(len(samples))
+    return found
 
 
 def read_ppm(path):
