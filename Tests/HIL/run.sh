@@ -13,7 +13,7 @@ mkdir -p "$OUT" "$CACHE/kernel-cache" "$STAGE/root/kiosk" "$STAGE/root/frames"
 
 source scripts/install-deps.sh
 need=()
-for p in qemu-system-x86 busybox-static v4l-utils cpio kmod python3; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+for p in qemu-system-x86 busybox-static v4l-utils cpio kmod python3 alsa-utils; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2
   apt-get update -qq
@@ -39,6 +39,7 @@ BIN=$(scripts/release-build.sh kiosk kioskctl)
 # HIL_BUILD_ONLY=1: stop here (.ci/run builds first, beside the fuzz step, then runs the test).
 [ "${HIL_BUILD_ONLY:-0}" = 1 ] && exit 0
 printf '%s %s\n' "$BIN/kiosk" /usr/bin/kiosk "$BIN/kioskctl" /usr/bin/kioskctl "$(command -v v4l2-ctl)" /usr/bin/v4l2-ctl \
+  "$(command -v amixer)" /usr/bin/amixer \
   > "$STAGE/programs"
 
 # The door: the test-images event, its roster in SQLite, the fonts, and the frames to stream.

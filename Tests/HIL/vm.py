@@ -112,6 +112,8 @@ def read_wav(path):
     """The first channel of a 16-bit WAV file that QEMU may still be writing (its sizes in the header are then
     not final): (rate, samples)."""
     data = open(path, "rb").read()
+    if b"fmt " not in data or b"data" not in data:
+        return 44100, []
     fmt = data.index(b"fmt ")
     channels, rate = struct.unpack_from("<HI", data, fmt + 10)
     start = data.index(b"data") + 8
@@ -121,30 +123,29 @@ def read_wav(path):
 
 
 def notes(samples, rate, candidates):
-    """The notes of a recording, in order: each run of sound between silences of 20 ms or more, as the
-    candidate frequency strongest in it by Goertzel's algorithm."""
-    found, start, quiet = [], None, 0
-    def finish(end):
-        if start is not None and end - start > rate // 50:
-            part = samples[start:end]
-            def power(hertz):
-                c = 2 * math.cos(2 * math.pi * hertz / rate)
-                s1 = s2 = 0.0
-                for v in part:
-                    s1, s2 = v + c * s1 - s2, s1
-                return s1 * s1 + s2 * s2 - c * s1 * s2
-            found.append(max(candidates, key=power))
-    for i, v in enumerate(samples):
-        if abs(v) > 300:
-            if start is None:
-                start = i
-            quiet = 0
-        elif start is not None:
-            quiet += 1
-            if quiet > rate // 50:
-                finish(i - quiet)
-                start = None
-    finish(len(samples))
+    """The notes of a recording, in order: every 20 ms window is silence or the candidate frequency strongest in
+    it by Goertzel's algorithm; a note is a run of at least two windows of one frequency. (QEMU records only
+    while the guest plays, so two tones may follow each other without a silence between them.)"""
+    size = rate // 50
+    def power(part, hertz):
+        c = 2 * math.cos(2 * math.pi * hertz / rate)
+        s1 = s2 = 0.0
+        for v in part:
+            s1, s2 = v + c * s1 - s2, s1
+        return s1 * s1 + s2 * s2 - c * s1 * s2
+    labels = []
+    for start in range(0, len(samples) - size + 1, size):
+        part = samples[start:start + size]
+        loud = sum(1 for v in part if abs(v) > 300) > size // 2
+        labels.append(max(candidates, key=lambda hertz: power(part, hertz)) if loud else None)
+    found, previous, run = [], None, 0
+    for label in labels + [None]:
+        if label == previous:
+            run += 1
+            continue
+        if previous is not None and run >= 2:
+            found.append(previous)
+        previous, run = label, 1
     return found
 
 
