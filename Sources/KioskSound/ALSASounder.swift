@@ -6,8 +6,8 @@ import Logging
 
 /// The verdicts' tones through ALSA. `play` only hands the tone to the sound thread and returns: the door never
 /// waits for a sound. While a tone plays, the newest one asked for waits (older ones are dropped: a door
-/// scanning fast hears the latest verdict, never a backlog). The device is opened on that thread; if it cannot
-/// be, the door says so once in its log and stays silent.
+/// scanning fast hears the latest verdict, never a backlog). The device is opened on that thread at the first
+/// tone; if it cannot be, the door says so once in its log and stays silent.
 public final class ALSASounder: DoorSounder, @unchecked Sendable {
     private let condition = NSCondition()
     private var next: VerdictSound?
@@ -19,23 +19,24 @@ public final class ALSASounder: DoorSounder, @unchecked Sendable {
 
     public static let rate = 48_000
 
-    /// Starts the sound thread on `device` at `volume` (0 to 100).
+    /// Starts the sound thread on `device` at `volume` (0 to 100). The thread does nothing until the first tone is
+    /// asked for: the tones are made and the device opened then, so the kiosk's start (its first frames, on a
+    /// 2-core box) does not share the CPU with parsing ALSA's configuration.
     public init(device: String, volume: Int, logger: Logger) {
-        let tones = Dictionary(
-            uniqueKeysWithValues: VerdictSound.allCases.map { ($0, $0.samples(rate: Self.rate, volume: volume)) })
         DedicatedThread.start(named: "kiosk-sound") { [self] in
+            var first: VerdictSound? = take()
             guard let pcm = Self.open(device, logger: logger) else {
                 condition.withLock { silent = true }
                 return
             }
             logger.info("verdicts sound on ALSA device '\(device)'")
+            var tones: [VerdictSound: [Int16]] = [:]
             while true {
-                let sound = condition.withLock {
-                    while next == nil { condition.wait() }
-                    defer { next = nil }
-                    return next!
-                }
-                if let error = Self.write(tones[sound]!, to: pcm) {
+                let sound = first ?? take()
+                first = nil
+                let samples = tones[sound] ?? sound.samples(rate: Self.rate, volume: volume)
+                tones[sound] = samples
+                if let error = Self.write(samples, to: pcm) {
                     logger.warning("a verdict's tone did not play on '\(device)': \(error); the door goes on silent")
                     condition.withLock { silent = true }
                     snd_pcm_close(pcm)
@@ -43,6 +44,15 @@ public final class ALSASounder: DoorSounder, @unchecked Sendable {
                 }
                 condition.withLock { playedCount += 1 }
             }
+        }
+    }
+
+    /// The next tone asked for, waiting for one.
+    private func take() -> VerdictSound {
+        condition.withLock {
+            while next == nil { condition.wait() }
+            defer { next = nil }
+            return next!
         }
     }
 

@@ -72,6 +72,8 @@ import Testing
             let silent = try KioskRun(conf, home: folder + "/home")
             silent.type(typed.guest.displayCode)
             #expect(silent.text.wait(timeout: 60) { $0.contains("ALREADY CHECKED IN") }, "\(silent.text.text)")
+            // The device is opened at the first tone: the door says so then.
+            #expect(silent.text.wait(timeout: 60) { $0.contains("no sound") }, "\(silent.text.text)")
             let said = try silent.stop()
             #expect(said.contains("no sound: ALSA could not open 'no-such-device'"), "\(said)")
             #expect(Self.count("no sound", in: said) == 1)
