@@ -37,7 +37,10 @@ public final class ALSASounder: DoorSounder, @unchecked Sendable {
                 let samples = tones[sound] ?? sound.samples(rate: Self.rate, volume: volume)
                 tones[sound] = samples
                 if let error = Self.write(samples, to: pcm) {
-                    logger.warning("a verdict's tone did not play on '\(device)': \(error); the door goes on silent")
+                    let what =
+                        "a verdict's tone did not play on '\(device)': \(error); the door goes on silent until the kiosk "
+                        + "restarts (check the sound card's cable and 'aplay -l', then systemctl restart kiosk)"
+                    logger.warning("\(what)")
                     condition.withLock { silent = true }
                     snd_pcm_close(pcm)
                     return
@@ -83,8 +86,10 @@ public final class ALSASounder: DoorSounder, @unchecked Sendable {
                 pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(rate), 1, 100_000)
         }
         guard status >= 0 else {
-            logger.notice(
-                "no sound: ALSA device '\(device)' refused 16-bit mono playback (\(text(status))); the door is silent")
+            let what =
+                "no sound: ALSA device '\(device)' refused 16-bit mono playback (\(text(status))); the door is silent. "
+                + "A 'hw:' device takes only its own formats: name the card's 'plughw:' device in sound_device, which converts"
+            logger.notice("\(what)")
             snd_pcm_close(pcm)
             return nil
         }
