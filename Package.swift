@@ -145,8 +145,8 @@ let package = Package(
         .target(
             name: "PostgresTestSupport",
             dependencies: [
-                "TestSupport", "CheckinPostgres", "CheckinCore", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "TestSupport", "DedicatedThreads", "CheckinPostgres", "CheckinCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),
         // Test support: synthetic door scenes (distortions) and fixture events.
         .target(

@@ -1,5 +1,6 @@
 import CheckinCore
 import CheckinPostgres
+import DedicatedThreads
 import Foundation
 import Logging
 import PostgresNIO
@@ -10,6 +11,11 @@ import TestSupport
 /// other's rows. A migrated one is a copy (`CREATE DATABASE … TEMPLATE`) of a template migrated once per schema;
 /// an empty one is for the tests of migration itself. A test or suite marked `.dropsTestDatabases` drops the
 /// databases it made when it ends.
+///
+/// All of it runs on threads of its own (`ThreadExecutor.testDatabases`), not on the cooperative pool: every
+/// PostgreSQL test waits for the template, and a whole-suite run on 2 cores measured new tasks waiting up to 43 s
+/// for that pool while hundreds of tests started at once. The template's migration, one round trip per
+/// statement, each behind that queue, had not finished after 5 minutes, and a test failed on its deadline.
 public enum TestDatabases {
     public typealias NoServer = TestPostgres.NoServer
 
@@ -18,6 +24,12 @@ public enum TestDatabases {
 
     /// A new database: a copy of this version's migrated schema, or empty. Returns its name and URL.
     public static func make(migrated: Bool) async throws -> (name: String, url: String) {
+        try await withTaskExecutorPreference(ThreadExecutor.testDatabases) {
+            try await makeDatabase(migrated: migrated)
+        }
+    }
+
+    private static func makeDatabase(migrated: Bool) async throws -> (name: String, url: String) {
         let url = try TestPostgres.url()
         guard var components = URLComponents(string: url) else { throw NoServer() }
         let admin = try admin.get()
@@ -38,16 +50,21 @@ public enum TestDatabases {
         return (name, components.string!)
     }
 
-    /// Runs `client` until the test ends (then its connections close before its database is dropped).
+    /// Runs `client` until the test ends (then its connections close before its database is dropped). Its run
+    /// loop, which opens the connections its queries wait for, is on the tests' database threads: on the
+    /// cooperative pool a worker's first query waited behind the suite's queue, and a shutdown that must wait for
+    /// it took 57 s.
     public static func run(_ client: PostgresClient) {
-        let task = Task { await client.run() }
+        let task = Task(executorPreference: ThreadExecutor.testDatabases) { await client.run() }
         made?.add(client: task)
     }
 
     /// Drops a test's database, closing whatever is still connected to it.
     public static func drop(_ name: String) async throws {
         do {
-            try await admin.get().query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+            try await withTaskExecutorPreference(ThreadExecutor.testDatabases) {
+                try await admin.get().query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+            }
         } catch let error as PSQLError {
             // PSQLError's own description hides the server's message.
             throw TestDatabaseError(
@@ -65,12 +82,15 @@ public enum TestDatabases {
         // drops waiting behind a slow checkpoint held every connection and new tests could not make their databases.
         configuration.options.maximumConnections = 16
         let client = PostgresClient(configuration: configuration)
-        Task { await client.run() }
+        Task(executorPreference: ThreadExecutor.testDatabases) { await client.run() }
         return .success(client)
     }()
 
-    /// The template's name, made by the first test that asks.
-    private static let templates = AsyncOnce { try await makeTemplate() }
+    /// The template's name, made by the first test that asks (in a task of its own, which does not inherit the
+    /// asker's executor).
+    private static let templates = AsyncOnce {
+        try await withTaskExecutorPreference(ThreadExecutor.testDatabases) { try await makeTemplate() }
+    }
 
     /// The template of this version's schema, made once per schema: under an advisory lock (test processes
     /// starting at once make it once), built under another name and renamed when complete (a process killed half

@@ -65,6 +65,14 @@ public final class TestSMTPRelay: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// `start` from async code: the wait for the relay's port is on a thread of its own, not the cooperative
+    /// pool's (Swift picks this in async code).
+    public static func start(_ options: Options = Options(), timeout: Duration = .seconds(30)) async throws
+        -> TestSMTPRelay
+    {
+        try await DedicatedThread.run(named: "smtp-relay-start") { try start(options, timeout: timeout) }
+    }
+
     /// Starts a relay and returns once it answers on its port; throws with the relay's own error output if it
     /// did not within `timeout`.
     public static func start(_ options: Options = Options(), timeout: Duration = .seconds(30)) throws

@@ -13,3 +13,10 @@ extension ThreadExecutor {
     /// it.
     public static let blockingWaits = ThreadExecutor(threads: 4, name: "blocking-waits")
 }
+
+extension ThreadExecutor {
+    /// Two threads for the tests' PostgreSQL bookkeeping (making, copying and dropping their databases, the
+    /// template's migration): every PostgreSQL test waits for it, so it must not queue behind the suite's work
+    /// on the cooperative pool.
+    public static let testDatabases = ThreadExecutor(threads: 2, name: "test-databases")
+}

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aPassMessageArrivesWhole() async throws {
-        let relay = try TestSMTPRelay.start()
+        let relay = try await TestSMTPRelay.start()
         let message = try PassMail.make()
         try await Self.plainRelay(relay).send(message)
 
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func theInlineQRCodeDecodesToThePassURL() async throws {
-        let relay = try TestSMTPRelay.start()
+        let relay = try await TestSMTPRelay.start()
         try await Self.plainRelay(relay).send(try PassMail.make())
         let image = try #require(try relay.received().first?.images.first)
         // The project's own reader: libpng through KioskImageIO, zbar through the kiosk's decoder.
@@ -77,7 +77,7 @@ import Testing
     @Test func starttlsVerifiesTheRelayAgainstTheCAFileAndAuthenticates() async throws {
         let certificates = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: certificates) }
-        let relay = try TestSMTPRelay.start(
+        let relay = try await TestSMTPRelay.start(
             .init(
                 certificate: (certificates + "/server.pem", certificates + "/server.key"),
                 credentials: ("mailer", "s3cret pass")))
@@ -95,7 +95,7 @@ import Testing
     @Test func implicitTLSVerifiesTheRelay() async throws {
         let certificates = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: certificates) }
-        let relay = try TestSMTPRelay.start(
+        let relay = try await TestSMTPRelay.start(
             .init(certificate: (certificates + "/server.pem", certificates + "/server.key"), implicitTLS: true))
         let mailer = SMTPMailer(
             relay: try SMTPRelay(url: "smtps://127.0.0.1:\(relay.port)", caFile: certificates + "/ca.pem"))
@@ -108,7 +108,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: relayCertificates) }
         let otherCA = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: otherCA) }
-        let relay = try TestSMTPRelay.start(
+        let relay = try await TestSMTPRelay.start(
             .init(certificate: (relayCertificates + "/server.pem", relayCertificates + "/server.key")))
         let mailer = SMTPMailer(
             relay: try SMTPRelay(url: "smtp://localhost:\(relay.port)", caFile: otherCA + "/ca.pem"))
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func aRelayWithoutSTARTTLSIsRefusedBeforeTheMessageGoesOut() async throws {
-        let relay = try TestSMTPRelay.start()
+        let relay = try await TestSMTPRelay.start()
         let mailer = SMTPMailer(relay: try SMTPRelay(url: "smtp://127.0.0.1:\(relay.port)"))
         let error = try await #require(throws: SMTPError.self) { try await mailer.send(try PassMail.make()) }
         #expect(error.kind == .tlsFailed)
@@ -134,7 +134,7 @@ import Testing
     @Test func aWrongPasswordIsPermanent() async throws {
         let certificates = try await Self.certificates()
         defer { try? FileManager.default.removeItem(atPath: certificates) }
-        let relay = try TestSMTPRelay.start(
+        let relay = try await TestSMTPRelay.start(
             .init(
                 certificate: (certificates + "/server.pem", certificates + "/server.key"),
                 credentials: ("mailer", "right")))
@@ -156,7 +156,7 @@ import Testing
         ("permfail-data@guests.example", .rejectedPermanently, 554, "554 5.6.0 Message refused"),
     ])
     func refusalsCarryTheRelaysReply(recipient: String, kind: SMTPError.Kind, code: Int, text: String) async throws {
-        let relay = try TestSMTPRelay.start()
+        let relay = try await TestSMTPRelay.start()
         let error = try await #require(throws: SMTPError.self) {
             try await Self.plainRelay(relay).send(try PassMail.make(to: recipient))
         }
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func aGreylistedMessageSentAgainArrivesOnceWithTheSameMessageID() async throws {
-        let relay = try TestSMTPRelay.start(.init(temporaryFailures: 1))
+        let relay = try await TestSMTPRelay.start(.init(temporaryFailures: 1))
         let mailer = try Self.plainRelay(relay)
         let error = try await #require(throws: SMTPError.self) { try await mailer.send(try PassMail.make()) }
         #expect(error.isTransient && error.replyCode == 451)
@@ -194,7 +194,7 @@ import Testing
     /// libcurl leaves the total timeout out of QUIT; the per-reply timeout bounds it (default 120 s). A relay that
     /// took the message and never says goodbye: the send succeeds (the 250 came) once the reply timeout ends.
     @Test func aRelayThatNeverAnswersQuitHoldsTheSendOnlyForTheTimeout() async throws {
-        let relay = try TestSMTPRelay.start(.init(silentQuit: true))
+        let relay = try await TestSMTPRelay.start(.init(silentQuit: true))
         let mailer = SMTPMailer(
             relay: try SMTPRelay(host: "127.0.0.1", port: relay.port, security: .none, timeout: .seconds(2)))
         let clock = ContinuousClock()

@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: [RepositoryFactory.sqliteFile, RepositoryFactory.postgres])
     func aSilentDoorIsAlertedOncePerSilenceByEmailAndSignedWebhook(_ factory: RepositoryFactory) async throws {
-        let relay = try TestSMTPRelay.start(.init(temporaryFailures: 1))
+        let relay = try await TestSMTPRelay.start(.init(temporaryFailures: 1))
         defer { relay.stop() }
         let h = try await Harness(factory)
         let (tenant, event, _) = try await h.event(guests: 1)

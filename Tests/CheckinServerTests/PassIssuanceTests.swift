@@ -261,7 +261,7 @@ struct PassIssuanceTests {
     /// organizer to see.
     @Test(arguments: [RepositoryFactory.sqliteFile, RepositoryFactory.postgres])
     func theRelaysAnswerDecidesBetweenSentRetriedAndFailed(_ factory: RepositoryFactory) async throws {
-        let relay = try TestSMTPRelay.start(.init(temporaryFailures: 1))
+        let relay = try await TestSMTPRelay.start(.init(temporaryFailures: 1))
         let h = try await Harness(factory)
         let (_, event, _) = try await h.event(guests: 0)
         let mailer = RelayMailer(

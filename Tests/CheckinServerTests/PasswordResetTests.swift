@@ -16,7 +16,7 @@ import Testing
 @Suite(.dropsTestDatabases) struct PasswordResetTests {
     @Test(arguments: [RepositoryFactory.sqliteFile, RepositoryFactory.postgres])
     func aResetLinkArrivesWorksOnceAndEndsEverySession(_ factory: RepositoryFactory) async throws {
-        let relay = try TestSMTPRelay.start()
+        let relay = try await TestSMTPRelay.start()
         defer { relay.stop() }
         let mailer = RelayMailer(
             relay: try SMTPRelay(url: "smtp+plain://127.0.0.1:\(relay.port)"),

@@ -41,10 +41,7 @@ struct ServeCommandTests {
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
+        defer { server.terminateWithoutWaiting() }
         var port = 0
         for _ in 0..<100 {  // up to 10 s for the server to listen
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let listening = Int(text.dropLast()) {

@@ -18,7 +18,7 @@ struct BackupLiveTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func backupWhileKiosksUpload() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let doors = [
             try await LiveKioskFolder(door: "North", server: server),
             try await LiveKioskFolder(door: "South", server: server),
@@ -29,10 +29,7 @@ struct BackupLiveTests {
         }
         let kiosks = try doors.map { try $0.startKiosk() }
         defer {
-            for kiosk in kiosks {
-                kiosk.terminate()
-                kiosk.waitUntilExit()
-            }
+            for kiosk in kiosks { kiosk.terminateWithoutWaiting() }
         }
         let guests = Array(try EndToEndSyncTests.roster().prefix(120))
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 900).rounded())
@@ -140,7 +137,7 @@ struct BackupLiveTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func queueExportImport() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         let device = try await EndToEndSyncTests.enroll(north, server)
         let guests = Array(try EndToEndSyncTests.roster().prefix(70))

@@ -29,7 +29,7 @@ struct ClockSkewSyncTests {
 
     func fiveMinutesFast() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         _ = try await EndToEndSyncTests.enroll(north, server)
         let clock = SkewedClock(skew: 300)
@@ -58,7 +58,7 @@ struct ClockSkewSyncTests {
         #expect(sent.queue.confirmed == 5 && sent.queue.pending == 0)
 
         // Second window: the server goes away, five more scans, then it is back.
-        server.stop()
+        await server.stop()
         let second = Array(roster[5..<10])
         let secondTimes = second.indices.map {
             clock.now().addingTimeInterval(-60 + Double($0) * 5)

@@ -158,13 +158,13 @@ struct EndToEndSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func offlineCheckInsArriveOnce() async throws {
         let server = try await Self.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         let deviceID = try await Self.enroll(north, server)
         #expect(deviceID.hasPrefix("dev_"), "\(deviceID)")
 
         // The server goes away; the door keeps admitting.
-        server.stop()
+        await server.stop()
         let guests = Array(try Self.roster().prefix(10))
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded())
         let times = guests.indices.map { base.addingTimeInterval(Double($0) * 7.5) }
@@ -240,7 +240,7 @@ struct EndToEndSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func enrollingAgainMakesNoGhostDevice() async throws {
         let server = try await Self.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let south = try await LiveKioskFolder(door: "South", server: server)
         let first = try await Self.enroll(south, server)
         let oldToken = try #require(try south.openStore().enrolment()?.token)
@@ -266,7 +266,7 @@ struct EndToEndSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func theMonitorIsNotARoundBehind() async throws {
         let server = try await Self.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         let deviceID = try await Self.enroll(north, server)
         func listed() async throws -> [String] {
@@ -290,7 +290,7 @@ struct EndToEndSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func resendAfterLostAnswersAndSIGKILL() async throws {
         let server = try await Self.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         _ = try await Self.enroll(north, server)
         let roster = try Self.roster()
@@ -329,13 +329,13 @@ struct EndToEndSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func twoDoorsOneGuest() async throws {
         let server = try await Self.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         let south = try await LiveKioskFolder(door: "South", server: server)
         let northID = try await Self.enroll(north, server)
         let southID = try await Self.enroll(south, server)
         #expect(northID != southID)
-        server.stop()
+        await server.stop()
         let guest = try Self.roster()[42]
         let base = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded())
         try north.scanOffline([guest], at: [base])

@@ -17,7 +17,7 @@ struct EnrolmentRetryLiveTests {
 
     func lostAnswersSteps() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let code = try await server.admin(["enrolment-code", "--event", "1"])
         let proxy = try FaultProxy(serverPort: server.port, plan: FaultPlan(seed: 1, dropResponse: 1.0))
         defer { proxy.stop() }

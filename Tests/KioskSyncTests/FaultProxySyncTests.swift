@@ -76,7 +76,7 @@ struct FaultProxySyncTests {
         let started = ContinuousClock.now
         let postgres = database == .postgres ? try await LivePostgres.makeDatabase() : nil
         let server = try await EndToEndSyncTests.server(postgres: postgres)
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let proxy = try FaultProxy(serverPort: server.port, plan: plan)
         defer { proxy.stop() }
         let proxyURL = "https://127.0.0.1:\(proxy.port)"
@@ -187,7 +187,7 @@ struct FaultProxySyncTests {
         try sync.run()
         try await Task.sleep(for: delay)
         kill(sync.processIdentifier, SIGKILL)
-        sync.waitUntilExit()
+        await sync.waitUntilExit()
         return sync.terminationReason == .uncaughtSignal
     }
 }

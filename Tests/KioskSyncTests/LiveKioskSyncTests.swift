@@ -11,7 +11,7 @@ struct LiveKioskSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func liveKioskUploads() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         _ = try await EndToEndSyncTests.enroll(north, server)
         let guests = Array(try EndToEndSyncTests.roster().prefix(60))
@@ -28,8 +28,9 @@ struct LiveKioskSyncTests {
         }
         try await Task.sleep(for: .milliseconds(500))
         kiosk.terminate()
-        let screen = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        kiosk.waitUntilExit()
+        let written = await err.fileHandleForReading.readDataToEndOfFile()
+        let screen = String(decoding: written, as: UTF8.self)
+        await kiosk.waitUntilExit()
         #expect(pending == 0, "\(screen.suffix(2000))")
         #expect(screen.contains("| online | 0 pending"), "\(screen.suffix(2000))")
         let checkIns = try await EndToEndSyncTests.export(server).filter { $0.record == "check_in" }

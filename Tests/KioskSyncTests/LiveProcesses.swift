@@ -130,10 +130,10 @@ final class LiveServer {
     }
 
     /// SIGKILL: no shutdown, no last commit.
-    func kill() {
+    func kill() async {
         guard let process else { return }
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        await process.waitUntilExit()
         self.process = nil
     }
 
@@ -142,7 +142,7 @@ final class LiveServer {
         guard let process else { return true }
         for _ in 0..<Int(seconds * 20) {
             if !process.isRunning {
-                process.waitUntilExit()
+                await process.waitUntilExit()
                 self.process = nil
                 return true
             }
@@ -151,12 +151,20 @@ final class LiveServer {
         return false
     }
 
-    func stop() {
+    /// SIGTERM, and waits for the graceful shutdown (before a restart on the same port).
+    func stop() async {
         guard let process else { return }
         process.terminate()
-        process.waitUntilExit()
+        await process.waitUntilExit()
         self.process = nil
     }
 
-    deinit { stop() }
+    /// SIGTERM without waiting for the shutdown: for a test's `defer`, which cannot await (waiting there would
+    /// hold a thread of the cooperative pool for as long as the server takes to stop).
+    func stopWithoutWaiting() {
+        process?.terminateWithoutWaiting()
+        process = nil
+    }
+
+    deinit { stopWithoutWaiting() }
 }

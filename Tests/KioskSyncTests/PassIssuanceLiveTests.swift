@@ -96,10 +96,10 @@ struct PassIssuanceLiveTests {
     }
 
     @Test func aSignedWebhookBecomesAnEmailWhoseQRCodeTheKioskAdmits() async throws {
-        let relay = try TestSMTPRelay.start()
+        let relay = try await TestSMTPRelay.start()
         let (server, secret) = try await Self.server(relay: relay)
         try await server.start()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let added = try await #require(
             await Self.webhook(
                 server, secret: secret, id: "msg_e2e_1",
@@ -195,7 +195,7 @@ extension PassIssuanceLiveTests {
     }
 
     @Test func aCrashAfterEachStepResumesAtTheNextAndSendsOneEmail() async throws {
-        let relay = try TestSMTPRelay.start()
+        let relay = try await TestSMTPRelay.start()
         let (server, secret) = try await Self.server(relay: relay)
         let passes = server.folder + "/passes"
         for (index, step) in ["sign", "render", "store", "email"].enumerated() {
@@ -217,7 +217,7 @@ extension PassIssuanceLiveTests {
             server.environment = [:]
             try await server.start()
             let mails = try await Self.mail(relay, count: index + 1)
-            server.stop()
+            await server.stop()
             #expect(mails.filter { $0.envelope.rcptTos == [address] }.count == 1, "after a crash after \(step)")
             // A completed store is not done again: the image file is the one written before the crash.
             let after = try Self.files(passes)
@@ -270,7 +270,7 @@ extension PassIssuanceLiveTests {
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...120, using: &rng)))
             let victim = servers[Int.random(in: 0..<servers.count, using: &rng)]
             sentAtKills.append(try relay.received().count)
-            victim.kill()
+            await victim.kill()
             try await victim.start()
         }
         // The kills fell while messages were being sent, not all before the first or after the last.
@@ -281,7 +281,7 @@ extension PassIssuanceLiveTests {
         let mails = try await Self.mail(relay, reaching: addresses, seconds: 120)
         // Wait for the last copies in flight, then count.
         try await Task.sleep(for: .milliseconds(500))
-        for server in servers { server.stop() }
+        for server in servers { await server.stop() }
         let extra = Self.checkDelivered(try relay.received(), addresses: addresses)
         // Each kill can at most repeat the e-mails its workers (2) had sent and not yet committed.
         #expect(extra <= kills * 2, "\(extra) second copies for \(kills) kills")
@@ -293,7 +293,7 @@ extension PassIssuanceLiveTests {
     @Test func randomKillsWhileSendingLoseNoEmailOnSQLite() async throws {
         // A relay that takes 100 ms per message (a real one takes longer): the sending lasts seconds, and kills
         // land inside it, some between the relay's acceptance and the step's commit.
-        let relay = try TestSMTPRelay.start(.init(dataDelayMilliseconds: 100))
+        let relay = try await TestSMTPRelay.start(.init(dataDelayMilliseconds: 100))
         let (server, _) = try await Self.server(relay: relay)
         _ = try await server.admin(["import-guests", "--event", "1", "--csv", try Self.guestCSV(40, in: server.folder)])
         try await Self.randomKills([server], relay: relay, guests: 40, kills: 5, seed: 11)
@@ -301,7 +301,7 @@ extension PassIssuanceLiveTests {
 
     @Test func twoServerProcessesOnOnePostgreSQLWithRandomKillsLoseNoEmail() async throws {
         let database = try await LivePostgres.makeDatabase()
-        let relay = try TestSMTPRelay.start(.init(dataDelayMilliseconds: 60))
+        let relay = try await TestSMTPRelay.start(.init(dataDelayMilliseconds: 60))
         let (first, _) = try await Self.server(relay: relay, postgres: database)
         let (second, _) = try await Self.server(relay: relay, postgres: database, setUp: false)
         // One pass folder for both, as two processes on one box would have.

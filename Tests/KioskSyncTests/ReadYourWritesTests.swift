@@ -54,7 +54,7 @@ struct ReadYourWritesTests {
         let readerCode = try await main.admin(["enrolment-code", "--event", "1"])
         let uploaderCode = try await main.admin(["enrolment-code", "--event", "1"])
         for server in servers { try await server.start() }
-        defer { for server in servers { server.stop() } }
+        defer { for server in servers { server.stopWithoutWaiting() } }
         let ca = main.folder + "/ca.pem"
 
         let reader = try await Self.enrol(servers[0], code: readerCode, door: "North", ca: ca)

@@ -20,7 +20,7 @@ struct RetentionSyncTests {
 
     func purgeAtTheDate() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         _ = try await EndToEndSyncTests.enroll(north, server)
         let conf = try KioskConfiguration.parse(

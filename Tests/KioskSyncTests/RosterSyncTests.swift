@@ -112,7 +112,7 @@ struct RosterSyncTests {
 
     func resumableDownloadSteps() async throws {
         let (server, ids) = try await Self.server(guests: 1_000)
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let kiosk = try await LiveKioskFolder(door: "North", server: server)
         let code = try await LiveProcesses.admin(["enrolment-code", "--event", "1"], in: server.folder)
         let store = try Self.store(kiosk)
@@ -165,7 +165,7 @@ struct RosterSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func deltas() async throws {
         let (server, _) = try await Self.server(guests: 0)
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         let south = try await LiveKioskFolder(door: "South", server: server)
         _ = try await EndToEndSyncTests.enroll(north, server)
@@ -230,7 +230,7 @@ struct RosterSyncTests {
 
     func displacedAdmitSteps() async throws {
         let (server, _) = try await Self.server(guests: 0)
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         let south = try await LiveKioskFolder(door: "South", server: server)
         let northDevice = try await EndToEndSyncTests.enroll(north, server)
@@ -280,7 +280,7 @@ struct RosterSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func versionGate() async throws {
         let (server, _) = try await Self.server(guests: 0, minimumKioskVersion: "99.0.0")
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         _ = try await EndToEndSyncTests.enroll(north, server)
         let guests = Array(try EndToEndSyncTests.roster().prefix(3))
@@ -298,7 +298,7 @@ struct RosterSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func walkInAdmittedOnFirstScan() async throws {
         let (server, _) = try await Self.server(guests: 0)
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let east = try await LiveKioskFolder(door: "East", server: server)
         _ = try await EndToEndSyncTests.enroll(east, server)
         let walkIn = try await LiveProcesses.admin(
@@ -320,10 +320,7 @@ struct RosterSyncTests {
         try conf.write(toFile: east.folder + "/kiosk.conf", atomically: true, encoding: .utf8)
 
         let kiosk = try east.startKiosk()
-        defer {
-            kiosk.terminate()
-            kiosk.waitUntilExit()
-        }
+        defer { kiosk.terminateWithoutWaiting() }
         let guest = try #require(GuestID(text: walkIn))
         var admitted = false
         for _ in 0..<150 where !admitted {  // up to 15 s

@@ -22,7 +22,7 @@ struct UndoSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func undoAtTheLiveKiosk() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         _ = try await EndToEndSyncTests.enroll(north, server)
         try north.runWithoutFrames()
@@ -37,10 +37,7 @@ struct UndoSyncTests {
         let keyboard = Pipe()
         let screen = Pipe()
         let kiosk = try north.startKiosk(screen: screen, keyboard: keyboard)
-        defer {
-            kiosk.terminate()
-            kiosk.waitUntilExit()
-        }
+        defer { kiosk.terminateWithoutWaiting() }
         func type(_ text: String) { keyboard.fileHandleForWriting.write(Data(text.utf8)) }
 
         type(guest.text + "\n")
@@ -59,8 +56,9 @@ struct UndoSyncTests {
         type(guest.text + "\n")
         #expect(try await Self.eventually { try await serverCheckIns().count == 2 && north.pending() == 0 })
         kiosk.terminate()
-        kiosk.waitUntilExit()
-        let text = String(decoding: screen.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await kiosk.waitUntilExit()
+        let written = await screen.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: written, as: UTF8.self)
         #expect(text.contains("UNDO A CHECK-IN") && text.contains("CHECK-IN UNDONE"), "\(text.suffix(3000))")
 
         let lines = try await EndToEndSyncTests.export(server).filter { $0.guestId == guest.text }
@@ -77,7 +75,7 @@ struct UndoSyncTests {
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
     func undoOfASupersededScan() async throws {
         let server = try await EndToEndSyncTests.server()
-        defer { server.stop() }
+        defer { server.stopWithoutWaiting() }
         let north = try await LiveKioskFolder(door: "North", server: server)
         let south = try await LiveKioskFolder(door: "South", server: server)
         _ = try await EndToEndSyncTests.enroll(north, server)

@@ -9,14 +9,19 @@ struct WebPages: Sendable {
     let timeZone: TimeZone
 
     init(timeZone: TimeZone) {
+        self.library = Self.parsed
+        self.timeZone = timeZone
+    }
+
+    /// The templates, parsed once per process: every application built (a test builds hundreds) shares them.
+    private static let parsed: MustacheLibrary = {
         var library = MustacheLibrary()
         for (name, text) in WebTemplates.all {
             // The templates are part of the binary and covered by the tests: a broken one is a programming error.
             do { try library.register(text, named: name) } catch { preconditionFailure("template \(name): \(error)") }
         }
-        self.library = library
-        self.timeZone = timeZone
-    }
+        return library
+    }()
 
     /// The zone an event's pages show times in: the event's own (its venue's), or the server's for an event that
     /// has none.
