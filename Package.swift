@@ -20,6 +20,11 @@ let webResources: [Resource] =
         .embedInCode("Web/Assets/style.css"), .embedInCode("Web/Assets/live.js"),
     ]
 
+/// The pixel-crunching modules (decoding, scaling and drawing frames, the synthetic door scenes) optimized in the
+/// debug build too: unoptimized, they took most of the test run's CPU (a profile of a whole-suite run on 2 cores:
+/// scene rendering, decoding and the generic code they call), and every other test waited for them.
+let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "qr-checkin-kiosk",
     platforms: [.macOS(.v14)],
@@ -86,9 +91,12 @@ let package = Package(
 
         // Adapters, one per outside world.
         .target(name: "KioskCrypto", dependencies: ["PassFormat", "KioskCore", "COpenSSL"]),
-        .target(name: "KioskDecoding", dependencies: ["KioskCore", "CZBar", "CZXing"]),
-        .target(name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"]),
-        .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"]),
+        .target(
+            name: "KioskDecoding", dependencies: ["KioskCore", "CZBar", "CZXing"], swiftSettings: optimizedInTests),
+        .target(
+            name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"],
+            swiftSettings: optimizedInTests),
+        .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"], swiftSettings: optimizedInTests),
         // The verdicts' tones through ALSA, on a thread of their own.
         .target(
             name: "KioskSound",
@@ -106,7 +114,10 @@ let package = Package(
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CV4L2"]),
         .target(
             name: "KioskFramebuffer",
-            dependencies: ["KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer"]),
+            dependencies: [
+                "KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer",
+            ],
+            swiftSettings: optimizedInTests),
 
         // The kiosk's sync with the check-in server: the API client (AsyncHTTPClient, TLS against the
         // configured CA), the queue uploader and the sync worker service.
@@ -151,8 +162,8 @@ let package = Package(
         // Test support: synthetic door scenes (distortions) and fixture events.
         .target(
             name: "KioskScenes",
-            dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskDecoding"]
-        ),
+            dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskDecoding"],
+            swiftSettings: optimizedInTests),
 
         // The check-in server (docs/SYNC.md, docs/api/openapi.yaml): wire types, the domain and its one storage
         // protocol (no C, no I/O), the SQLite repository on GRDB, the Hummingbird application.
