@@ -29,7 +29,13 @@ let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 /// Debian's own libraries, so the debug build's binaries can be packaged and booted in QEMU as the release build's
 /// are. No test target may depend on an executable target: its linker settings would reach the test bundle, which
 /// links the standard library dynamically (Swift Testing has no static build).
-let staticStandardLibrary: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"])]
+let staticStandardLibrary: [LinkerSetting] = [
+    .unsafeFlags([
+        "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+        "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+        "-l_FoundationCollections", "-lswiftSynchronization", "-lswiftDispatch", "-Xlinker", "--end-group",
+    ])
+]
 
 let package = Package(
     name: "qr-checkin-kiosk",
@@ -253,8 +259,8 @@ let package = Package(
             ]
         ),
 
-        .executableTarget(
-            name: "checkin-server",
+        .target(
+            name: "CheckinServerCommands",
             dependencies: [
                 "PassFormat",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinMail",

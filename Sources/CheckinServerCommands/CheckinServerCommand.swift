@@ -25,15 +25,18 @@ public struct CheckinServerCommand: AsyncParsableCommand {
 
     public init() {}
 
-    /// Everything this process writes (database, WAL, secrets key, pass images) is its own user's only, whatever
-    /// umask the shell or the unit gave it; each of those files is also made 0600 by itself.
-    public static func main() async {
+    /// The binary's whole run (`main.swift`), exiting with the command's status. Not named `main`: from another
+    /// module ArgumentParser's own `main()` was called instead. Everything this process writes (database, WAL,
+    /// secrets key, pass images) is its own user's only, whatever umask the shell or the unit gave it; each of
+    /// those files is also made 0600 by itself.
+    public static func runProcess() async -> Never {
         umask(0o077)
         do {
             try await execute(nil)
         } catch {
             exit(withError: error)
         }
+        exit()
     }
 
     /// Parses `arguments` (nil: the process's own) and runs the command they name; the binary's `main` and the

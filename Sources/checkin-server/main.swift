@@ -1,3 +1,3 @@
 import CheckinServerCommands
 
-await CheckinServerCommand.main()
+await CheckinServerCommand.runProcess()
