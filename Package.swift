@@ -27,8 +27,10 @@ let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 
 /// The executables carry the Swift runtime (built in, `-static-stdlib`) in every configuration: a binary needs only
 /// Debian's own libraries, so the debug build's binaries can be packaged and booted in QEMU as the release build's
-/// are. No test target may depend on an executable target: its linker settings would reach the test bundle, which
-/// links the standard library dynamically (Swift Testing has no static build).
+/// are. The modules are compiled against the shared Foundation (the tests need it), so Foundation's static
+/// libraries are named here, in one group: `-static-stdlib` at the link alone left CoreFoundation unresolved. No
+/// test target may depend on an executable target: its linker settings would reach the test bundle, which links
+/// the standard library dynamically (Swift Testing has no static build).
 let staticStandardLibrary: [LinkerSetting] = [
     .unsafeFlags([
         "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
