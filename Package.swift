@@ -25,6 +25,20 @@ let webResources: [Resource] =
 /// scene rendering, decoding and the generic code they call), and every other test waited for them.
 let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// The executables carry the Swift runtime (built in, `-static-stdlib`) in every configuration: a binary needs only
+/// Debian's own libraries, so the debug build's binaries can be packaged and booted in QEMU as the release build's
+/// are. The modules are compiled against the shared Foundation (the tests need it), so Foundation's static
+/// libraries are named here, in one group: `-static-stdlib` at the link alone left CoreFoundation unresolved. No
+/// test target may depend on an executable target: its linker settings would reach the test bundle, which links
+/// the standard library dynamically (Swift Testing has no static build).
+let staticStandardLibrary: [LinkerSetting] = [
+    .unsafeFlags([
+        "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+        "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+        "-l_FoundationCollections", "-lswiftSynchronization", "-lswiftDispatch", "-Xlinker", "--end-group",
+    ])
+]
+
 let package = Package(
     name: "qr-checkin-kiosk",
     platforms: [.macOS(.v14)],
@@ -220,7 +234,8 @@ let package = Package(
                 "KioskRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            linkerSettings: staticStandardLibrary
         ),
         .executableTarget(
             name: "kioskctl",
@@ -228,7 +243,8 @@ let package = Package(
                 "PassFormat",
                 "KioskRuntime", "KioskScenes", "KioskSync", "KioskStore", "CheckinAPI", "KioskSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: staticStandardLibrary
         ),
         .executableTarget(
             name: "kiosk-bench",
@@ -245,8 +261,8 @@ let package = Package(
             ]
         ),
 
-        .executableTarget(
-            name: "checkin-server",
+        .target(
+            name: "CheckinServerCommands",
             dependencies: [
                 "PassFormat",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinMail",
@@ -261,6 +277,8 @@ let package = Package(
             // The tests' crash runs (FaultInjection.swift): debug builds only, never in a shipped binary.
             swiftSettings: [.define("CHECKIN_FAULT_INJECTION", .when(configuration: .debug))]
         ),
+        .executableTarget(
+            name: "checkin-server", dependencies: ["CheckinServerCommands"], linkerSettings: staticStandardLibrary),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["PassFormat", "KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
@@ -294,7 +312,7 @@ let package = Package(
                 "PostgresTestSupport",
                 "CheckinWebhooks", "KioskImageIO", "KioskDecoding", "DedicatedThreads",
                 // The admin commands run inside the test process (LiveProcesses.admin).
-                "checkin-server",
+                "CheckinServerCommands",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(

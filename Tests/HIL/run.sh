@@ -34,8 +34,9 @@ if [ ! -f "$CACHE/kernel/boot/vmlinuz-$KV" ]; then
 fi
 
 # The kiosk, built with the Swift runtime linked in (the guest has only what ldd lists): the release build that
-# the Debian packages ship too (scripts/release-build.sh).
-BIN=$(scripts/release-build.sh kiosk kioskctl)
+# the Debian packages ship too (scripts/release-build.sh), or HIL_BIN's (.ci/run: the tests' debug build, whose
+# executables carry the runtime too and whose pixel modules are optimized).
+BIN=${HIL_BIN:-$(scripts/release-build.sh kiosk kioskctl)}
 # HIL_BUILD_ONLY=1: stop here (.ci/run builds first, beside the fuzz step, then runs the test).
 [ "${HIL_BUILD_ONLY:-0}" = 1 ] && exit 0
 printf '%s %s\n' "$BIN/kiosk" /usr/bin/kiosk "$BIN/kioskctl" /usr/bin/kioskctl "$(command -v v4l2-ctl)" /usr/bin/v4l2-ctl \

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import checkin_server
+@testable import CheckinServerCommands
 
 /// The admin commands that the live tests run inside their process (`LiveProcesses.admin`) behave as the binary
 /// does: the same values, the same refusals with the same words and exit status.

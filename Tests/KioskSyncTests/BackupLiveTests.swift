@@ -4,7 +4,7 @@ import KioskCore
 import TestSupport
 import Testing
 
-@testable import checkin_server
+@testable import CheckinServerCommands
 
 /// Backups of the server's database made while live kiosks upload, brought back by `restore`; a kiosk's queue
 /// carried to the server in a file.

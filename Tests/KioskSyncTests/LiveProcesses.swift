@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import checkin_server
+@testable import CheckinServerCommands
 
 /// The package's executables run as real processes (`kiosk`, `kioskctl`, and a `checkin-server serve` over HTTPS
 /// with a CA made on the spot, as Tests/CheckinServerTests/ServeCommandTests does); the server's admin commands

@@ -35,7 +35,9 @@ old=$version
 new=$version+upgrade1
 rm -f "$out"/*.deb
 step "building the packages ($old, then $new for the upgrade)"
-bin=$(scripts/release-build.sh kiosk kioskctl checkin-server 2>>"$log")
+# PACKAGES_BIN: another build's binaries (.ci/run: the tests' debug build; its executables carry the Swift runtime
+# as the release build's do, so the packaging under test is the same).
+bin=${PACKAGES_BIN:-$(scripts/release-build.sh kiosk kioskctl checkin-server 2>>"$log")}
 # gzip rather than xz: the same files, packed in a few seconds instead of a minute.
 DEB_BIN=$bin DEB_VERSION=$old DEB_COMPRESSION=gzip scripts/build-debs.sh >>"$log" 2>&1
 DEB_BIN=$bin DEB_VERSION=$new DEB_COMPRESSION=gzip scripts/build-debs.sh >>"$log" 2>&1

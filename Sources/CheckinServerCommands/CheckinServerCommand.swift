@@ -3,9 +3,10 @@ import CheckinPostgres
 import Foundation
 import PostgresNIO
 
-@main
-struct CheckinServerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `checkin-server` binary's commands (its `main.swift` only calls `main()`): a library, so that the tests
+/// run the admin commands in process without linking the executable's module.
+public struct CheckinServerCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "checkin-server",
         abstract: "The check-in server: roster to the kiosks, check-ins from them (docs/SYNC.md).",
         discussion: """
@@ -22,15 +23,20 @@ struct CheckinServerCommand: AsyncParsableCommand {
             Restore.self, ImportQueue.self,
         ])
 
-    /// Everything this process writes (database, WAL, secrets key, pass images) is its own user's only, whatever
-    /// umask the shell or the unit gave it; each of those files is also made 0600 by itself.
-    static func main() async {
+    public init() {}
+
+    /// The binary's whole run (`main.swift`), exiting with the command's status. Not named `main`: from another
+    /// module ArgumentParser's own `main()` was called instead. Everything this process writes (database, WAL,
+    /// secrets key, pass images) is its own user's only, whatever umask the shell or the unit gave it; each of
+    /// those files is also made 0600 by itself.
+    public static func runProcess() async -> Never {
         umask(0o077)
         do {
             try await execute(nil)
         } catch {
             exit(withError: error)
         }
+        exit()
     }
 
     /// Parses `arguments` (nil: the process's own) and runs the command they name; the binary's `main` and the

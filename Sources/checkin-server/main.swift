@@ -1,0 +1,3 @@
+import CheckinServerCommands
+
+await CheckinServerCommand.runProcess()
