@@ -8,8 +8,7 @@ import Foundation
 extension Process {
     /// Waits until the process has exited; the caller's task is suspended, not its thread.
     public func waitUntilExit() async {
-        let process = UncheckedSendable(self)
-        await DedicatedThread.run(named: "process-wait") { process.value.waitUntilExit() }
+        await DedicatedThread.run(named: "process-wait") { self.waitUntilExit() }
     }
 
     /// SIGTERM, and the process is waited for on a thread of its own: for a `defer`, which cannot await (the
@@ -17,21 +16,13 @@ extension Process {
     public func terminateWithoutWaiting() {
         guard isRunning else { return }
         terminate()
-        let process = UncheckedSendable(self)
-        DedicatedThread.start(named: "process-reaper") { process.value.waitUntilExit() }
+        DedicatedThread.start(named: "process-reaper") { self.waitUntilExit() }
     }
 }
 
 extension FileHandle {
     /// Everything until the end of the file or pipe (every writer closed it), read on a thread of its own.
     public func readDataToEndOfFile() async -> Data {
-        let handle = UncheckedSendable(self)
-        return await DedicatedThread.run(named: "read-to-end") { handle.value.readDataToEndOfFile() }
+        await DedicatedThread.run(named: "read-to-end") { self.readDataToEndOfFile() }
     }
-}
-
-/// A Foundation object handed to the one thread that waits on it.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
