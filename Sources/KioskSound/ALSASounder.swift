@@ -24,19 +24,20 @@ public final class ALSASounder: DoorSounder, @unchecked Sendable {
     /// 2-core box) does not share the CPU with parsing ALSA's configuration.
     public init(device: String, volume: Int, logger: Logger) {
         DedicatedThread.start(named: "kiosk-sound") { [self] in
-            var first: VerdictSound? = take()
-            guard let pcm = Self.open(device, logger: logger) else {
-                condition.withLock { silent = true }
-                return
-            }
-            logger.info("verdicts sound on ALSA device '\(device)'")
+            var pcm: OpaquePointer?
             var tones: [VerdictSound: [Int16]] = [:]
             while true {
-                let sound = first ?? take()
-                first = nil
-                let samples = tones[sound] ?? sound.samples(rate: Self.rate, volume: volume)
-                tones[sound] = samples
-                if let error = Self.write(samples, to: pcm) {
+                let sound = take()
+                if pcm == nil {
+                    pcm = Self.open(device, logger: logger)
+                    guard pcm != nil else {
+                        condition.withLock { silent = true }
+                        return
+                    }
+                    logger.info("verdicts sound on ALSA device '\(device)'")
+                }
+                if tones[sound] == nil { tones[sound] = sound.samples(rate: Self.rate, volume: volume) }
+                if let error = Self.write(tones[sound]!, to: pcm!) {
                     let what =
                         "a verdict's tone did not play on '\(device)': \(error); the door goes on silent until the kiosk "
                         + "restarts (check the sound card's cable and 'aplay -l', then systemctl restart kiosk)"
