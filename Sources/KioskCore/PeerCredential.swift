@@ -90,7 +90,7 @@ public struct PeerCredential: Hashable, Sendable, Codable {
         tenant: UInt32, event: UInt32, now: Int64, verifier: some PassSignatureVerifier
     ) -> Refusal? {
         guard version == Self.currentVersion else { return .unknownVersion(version) }
-        guard (1...64).contains(deviceId.utf8.count), (1...64).contains(door.utf8.count) else {
+        guard (1...64).contains(deviceId.utf8.count), (1...256).contains(door.utf8.count) else {
             return .malformed("device id or door of a wrong length")
         }
         guard peerKey.count == 65, peerKey.first == 4 else { return .malformed("peer key is not a P-256 point") }

@@ -52,15 +52,16 @@ public struct PeerItem: Codable, Hashable, Sendable {
     /// Bounds on what a peer may send: an item outside them is dropped and the link is closed.
     public var isWellFormed: Bool {
         (1...64).contains(device.utf8.count) && (1...64).contains(epoch.utf8.count) && sequence > 0
-            && (1...64).contains(guest.utf8.count) && (1...64).contains(door.utf8.count)
+            && (1...64).contains(guest.utf8.count) && (1...256).contains(door.utf8.count)
             && (1...32).contains(source.utf8.count) && (kind == .revert ? 0...1000 : 1...1000).contains(arrived)
             && (kind == .revert) == (reverts != nil)
     }
 }
 
-/// What a door holds of each stream (device and queue epoch): the highest sequence below which it holds every
-/// item from the first it holds. Two doors swap vectors when they connect, and each sends the other what the
-/// other's vector does not cover.
+/// What a door holds of each stream (device and queue epoch): the lowest sequence it holds (`from`), and the
+/// highest (`through`) below which it holds every item from `from` on. Two doors swap vectors when they connect,
+/// and each sends the other what the other's vector does not cover: above `through`, and below `from` (items
+/// relayed ahead of earlier ones, which the door has not seen yet).
 public struct PeerVector: Codable, Equatable, Sendable {
     public struct Stream: Hashable, Codable, Sendable, Comparable {
         public var device: String
@@ -76,10 +77,12 @@ public struct PeerVector: Codable, Equatable, Sendable {
 
     public struct Entry: Codable, Equatable, Sendable {
         public var stream: Stream
+        public var from: Int64
         public var through: Int64
 
-        public init(stream: Stream, through: Int64) {
+        public init(stream: Stream, from: Int64 = 1, through: Int64) {
             self.stream = stream
+            self.from = from
             self.through = through
         }
     }
@@ -90,6 +93,12 @@ public struct PeerVector: Codable, Equatable, Sendable {
 
     /// The highest sequence of `stream` covered, 0 if none.
     public func through(_ stream: Stream) -> Int64 { entries.first { $0.stream == stream }?.through ?? 0 }
+
+    /// The sequences of `stream` covered: from its lowest held through the end of its run without a gap (none for
+    /// a stream it does not name).
+    public func covered(_ stream: Stream) -> ClosedRange<Int64>? {
+        entries.first { $0.stream == stream }.map { $0.from...max($0.from, $0.through) }
+    }
 }
 
 /// A door seen on the LAN, for `kioskctl status` and the status line.

@@ -14,7 +14,7 @@ extension SQLiteDoorStore {
                 try Row.fetchAll(
                     db.cachedStatement(
                         sql: """
-                            SELECT device, epoch, MAX(sequence) AS through FROM (
+                            SELECT device, epoch, MIN(lowest) + 1 AS "from", MAX(sequence) AS through FROM (
                                 SELECT device, epoch, sequence,
                                     sequence - ROW_NUMBER() OVER (PARTITION BY device, epoch ORDER BY sequence) AS shift,
                                     MIN(sequence) OVER (PARTITION BY device, epoch) - 1 AS lowest
@@ -27,13 +27,14 @@ extension SQLiteDoorStore {
                     PeerVector.Entry(
                         stream: PeerVector.Stream(
                             device: try row.text(Column("device")), epoch: try row.text(Column("epoch"))),
+                        from: try row.decode(Int64.self, forColumn: Column("from")),
                         through: try row.decode(Int64.self, forColumn: Column("through")))
                 }
             })
     }
 
-    /// The event's items above what `vector` covers of their stream (all of a stream it does not name), ordered
-    /// by stream then sequence, at most `limit`. Reads the event's streams one by one from the index, then each
+    /// The event's items outside what `vector` covers of their stream (below its `from` or above its `through`;
+    /// all of a stream it does not name), ordered by stream then sequence, at most `limit`. Reads the event's streams one by one from the index, then each
     /// stream's items from its first uncovered sequence.
     public func peerItems(event: EventID, notCoveredBy vector: PeerVector, limit: Int) throws -> [PeerItem] {
         try read("reading the items a peer lacks") { db in
@@ -45,10 +46,13 @@ extension SQLiteDoorStore {
                     db.cachedStatement(
                         sql: """
                             SELECT * FROM peer_items
-                            WHERE event = ? AND device = ? AND epoch = ? AND sequence > ?
+                            WHERE event = ? AND device = ? AND epoch = ? AND (sequence < ? OR sequence > ?)
                             ORDER BY sequence LIMIT ?
                             """),
-                    arguments: [event, current.device, current.epoch, vector.through(current), limit - items.count]
+                    arguments: [
+                        event, current.device, current.epoch, vector.covered(current)?.lowerBound ?? 0,
+                        vector.covered(current)?.upperBound ?? 0, limit - items.count,
+                    ]
                 ).map(\.item)
                 stream = try Self.nextPeerStream(after: current, event: event, db)
             }

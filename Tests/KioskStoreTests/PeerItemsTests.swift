@@ -91,7 +91,9 @@ struct PeerItemsTests {
         #expect(try store.ownPeerItems(after: 0, limit: 10) == [checkIn, revert])
         #expect(
             try store.peerVector(event: Fixture.event)
-                == PeerVector([.init(stream: checkIn.stream, through: queued[1].sequence)]))
+                == PeerVector([
+                    .init(stream: checkIn.stream, from: queued[0].sequence, through: queued[1].sequence)
+                ]))
     }
 
     @Test("a kiosk that is not enrolled keeps no items", arguments: StoreKind.allCases)
@@ -273,8 +275,8 @@ struct PeerItemsTests {
         #expect(
             try store.peerVector(event: Fixture.event)
                 == PeerVector([
-                    .init(stream: ownStream, through: ownSequence), .init(stream: southStream, through: 2),
-                    .init(stream: eastStream, through: 8),
+                    .init(stream: ownStream, from: ownSequence, through: ownSequence),
+                    .init(stream: southStream, from: 1, through: 2), .init(stream: eastStream, from: 7, through: 8),
                 ]))
         #expect(try store.peerVector(event: Fixture.otherEvent) == PeerVector())
 
@@ -285,6 +287,13 @@ struct PeerItemsTests {
         #expect(
             try store.peerItems(event: Fixture.event, notCoveredBy: peer, limit: 2).map(\.sequence) == [ownSequence, 4])
         #expect(try store.peerItems(event: Fixture.event, notCoveredBy: PeerVector(), limit: 10).count == 6)
+        // A peer that got East's 8 relayed ahead of its 7 holds from 8: it is sent 7.
+        let relayed = PeerVector([
+            .init(stream: ownStream, from: ownSequence, through: ownSequence),
+            .init(stream: southStream, from: 1, through: 4), .init(stream: eastStream, from: 8, through: 8),
+        ])
+        #expect(
+            try store.peerItems(event: Fixture.event, notCoveredBy: relayed, limit: 10).map(\.sequence) == [7])
 
         // The missing item arrives: the vector moves past it.
         let third = peerCheckIn(Fixture.emile, at: 3, sequence: 3)
