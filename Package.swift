@@ -330,6 +330,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
+            name: "KioskPeersTests",
+            dependencies: [
+                "PassFormat", "KioskPeers", "KioskStore", "KioskCore", "KioskCrypto", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
             name: "KioskSyncTests",
             dependencies: [
                 "PassFormat",

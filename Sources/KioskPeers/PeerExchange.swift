@@ -47,6 +47,8 @@ public actor PeerExchange {
     let store: SQLiteDoorStore
     let logger: Logger
     let linksChanged: @Sendable (Int) -> Void
+    /// Told of the items each message from a peer brought that were new here (the benchmark's and tests' clock).
+    let applied: @Sendable ([PeerItem]) -> Void
     var links: [String: Link] = [:]
     var dialing: Set<String> = []
     var nextLinkID = 0
@@ -57,7 +59,7 @@ public actor PeerExchange {
     /// Opens the exchange of the enrolled kiosk whose database `openStore` opens, for `event`.
     public init(
         event: EventID, logger: Logger, linksChanged: @escaping @Sendable (Int) -> Void = { _ in },
-        openStore: () throws -> SQLiteDoorStore
+        applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in }, openStore: () throws -> SQLiteDoorStore
     ) throws {
         let store = try openStore()
         guard let enrolment = try store.enrolment() else {
@@ -69,6 +71,7 @@ public actor PeerExchange {
             tenant: enrolment.tenant.rawValue, event: event.rawValue, device: enrolment.deviceID)
         self.logger = logger
         self.linksChanged = linksChanged
+        self.applied = applied
         self.store = store
         self.pushedThrough = try store.ownPeerItems(after: 0, limit: Int.max).last?.sequence ?? 0
         // Links from before a restart are down.
@@ -168,6 +171,7 @@ public actor PeerExchange {
         let fresh = try store.applyPeerItems(items, at: Date())
         sighted(link.credential, address: link.address)
         guard !fresh.isEmpty else { return }
+        applied(fresh)
         for other in links.values where other.id != link.id { try? await send(.items(fresh), to: other) }
     }
 
