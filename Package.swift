@@ -275,7 +275,7 @@ let package = Package(
             name: "kiosk-bench",
             dependencies: [
                 "PassFormat",
-                "KioskRuntime", "KioskScenes", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
+                "KioskRuntime", "KioskScenes", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore", "KioskPeers",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
                 "KioskCrypto", "DedicatedThreads", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -17,6 +17,8 @@ public struct PeerService: Service {
     let logger: Logger
     let openStore: @Sendable () throws -> SQLiteDoorStore
     let linksChanged: @Sendable (Int) -> Void
+    /// Told of the items each peer message brought that were new here (`kiosk-bench lan`'s clock).
+    let applied: @Sendable ([PeerItem]) -> Void
     /// Called with the port links are accepted on, once listening (tests; the log says it too).
     let listening: @Sendable (Int) -> Void
 
@@ -24,6 +26,7 @@ public struct PeerService: Service {
         event: EventID, settings: PeerSettings, verifier: any PassSignatureVerifier, logger: Logger,
         openStore: @escaping @Sendable () throws -> SQLiteDoorStore,
         linksChanged: @escaping @Sendable (Int) -> Void = { _ in },
+        applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in },
         listening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.event = event
@@ -32,6 +35,7 @@ public struct PeerService: Service {
         self.logger = logger
         self.openStore = openStore
         self.linksChanged = linksChanged
+        self.applied = applied
         self.listening = listening
     }
 
@@ -58,7 +62,8 @@ public struct PeerService: Service {
     }
 
     func runOnce() async throws {
-        let exchange = try PeerExchange(event: event, logger: logger, linksChanged: linksChanged, openStore: openStore)
+        let exchange = try PeerExchange(
+            event: event, logger: logger, linksChanged: linksChanged, applied: applied, openStore: openStore)
         let context = await exchange.context
         let holder = PeerIdentityHolder()
         while holder.current == nil {
