@@ -276,7 +276,8 @@ let package = Package(
             dependencies: [
                 "PassFormat",
                 "KioskRuntime", "KioskScenes", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
-                "KioskPeers", "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
+                "KioskPeers", "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI",
+                "CheckinWebhooks",
                 "KioskCrypto", "DedicatedThreads", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
