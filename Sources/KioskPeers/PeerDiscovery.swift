@@ -100,7 +100,7 @@ struct PeerDiscovery: Sendable {
         let exchange = network.exchange
         let network = self.network
         tasks.addTask {
-            guard await exchange.heard(peer, address: "\(host):\(announcement.port)") else { return }
+            guard await exchange.announced(peer, address: "\(host):\(announcement.port)") else { return }
             await network.dial(host: host, port: announcement.port, device: peer.deviceId)
         }
     }

@@ -154,7 +154,9 @@ public actor PeerExchange {
 
     /// Sends the peer what its vector does not cover, in frames of `itemsPerFrame`.
     func catchUp(_ link: Link, vector: PeerVector) async throws {
+        let own = PeerVector.Stream(device: context.device, epoch: try store.ownPeerStream()?.epoch ?? "")
         let items = try store.peerItems(event: EventID(context.event), notCoveredBy: vector, limit: Int.max)
+            .filter { $0.stream == own }
         var start = 0
         while start < items.count {
             let end = min(start + PeerMessage.itemsPerFrame, items.count)
@@ -163,16 +165,22 @@ public actor PeerExchange {
         }
     }
 
-    /// Applies a peer's items; those new here go on to every other link.
+    /// Applies a peer's items. A door speaks for itself only: its credential names its device id, and an item
+    /// under another device's id is dropped (items are not signed by their author, so a relayed one could be
+    /// forged by the door relaying it). A door learns each other door's scans from that door.
     func received(_ items: [PeerItem], from link: Link) async throws {
         guard items.count <= PeerMessage.itemsPerFrame else {
             throw PeerError(operation: "reading a door's items", detail: "\(items.count) in one frame")
         }
-        let fresh = try store.applyPeerItems(items, at: Date())
-        sighted(link.credential, address: link.address)
+        let own = items.filter { $0.device == link.credential.deviceId }
+        if own.count < items.count {
+            logger.warning(
+                "dropped \(items.count - own.count) items that \(link.credential.door) sent under another door's id")
+        }
+        let fresh = try store.applyPeerItems(own, at: Date())
+        heard(link.credential, address: link.address)
         guard !fresh.isEmpty else { return }
         applied(fresh)
-        for other in links.values where other.id != link.id { try? await send(.items(fresh), to: other) }
     }
 
     func send(_ message: PeerMessage, to link: Link) async throws {
@@ -221,15 +229,18 @@ public actor PeerExchange {
 }
 
 extension PeerExchange {
-    /// A door announced itself: noted (at most every 10 s per door, or when its address changes), and whether to
-    /// dial it now.
-    func heard(_ peer: PeerCredential, address: String) -> Bool {
+    /// A door was heard (an announcement, a message): noted at most every 10 s per door, or when its address
+    /// changes.
+    func heard(_ peer: PeerCredential, address: String) {
         let now = Date()
-        if let last = lastNoted[peer.deviceId], last.address == address, now.timeIntervalSince(last.at) < 10 {
-        } else {
-            lastNoted[peer.deviceId] = (address, now)
-            sighted(peer, address: address)
-        }
+        if let last = lastNoted[peer.deviceId], last.address == address, now.timeIntervalSince(last.at) < 10 { return }
+        lastNoted[peer.deviceId] = (address, now)
+        sighted(peer, address: address)
+    }
+
+    /// A door announced itself: noted, and whether to dial it now.
+    func announced(_ peer: PeerCredential, address: String) -> Bool {
+        heard(peer, address: address)
         return shouldDial(peer)
     }
 }

@@ -2,6 +2,9 @@ import Crypto
 import Foundation
 import KioskCore
 import KioskStore
+import NIOCore
+import NIOPosix
+import NIOSSL
 import PassFormat
 import Testing
 
@@ -182,5 +185,62 @@ struct PeerLinkTests {
                 datagram: datagram + [UInt8](repeating: 0, count: 5000), tenant: Issuer.tenant, event: Issuer.event,
                 now: now, verifier: issuer.trusted)
         }
+    }
+}
+
+extension PeerLinkTests {
+    @Test("a linked door that sends items under another door's id has them dropped; its own are kept")
+    func aDoorSpeaksOnlyForItself() async throws {
+        let issuer = try Issuer()
+        let victim = try await PeerNode(device: "dev-m", door: "North", issuer: issuer)
+        let rogue = try await PeerNode(device: "dev-r", door: "Rogue", issuer: issuer)
+        defer {
+            Task {
+                await victim.stop()
+                await rogue.stop()
+            }
+        }
+        let guest = PeerNode.roster[3]
+        func item(device: String, door: String, guest: RosterGuest) -> PeerItem {
+            PeerItem(
+                device: device, epoch: "epoch-\(device)", sequence: 1, event: Issuer.event, guest: guest.guest.text,
+                kind: .checkIn, door: door, at: Int64(Date().timeIntervalSince1970 * 1000), arrived: 1,
+                source: "camera")
+        }
+        // The rogue door speaks the protocol itself, with its real credential: a hello, then one item of its own
+        // and one under South's id claiming South admitted the guest.
+        let network = rogue.network
+        let link = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: victim.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let peer = VerifiedPeer()
+                    try channel.pipeline.syncOperations.addHandler(
+                        try NIOSSLClientHandler(context: network.holder.current!.client, serverHostname: nil) {
+                            certificates, promise in promise.succeed(network.verify(certificates, into: peer))
+                        })
+                    return try network.addFraming(channel, peer: peer)
+                }
+            }
+        try await link.channel.executeThenClose { inbound, outbound in
+            let allocator = link.channel.channel.allocator
+            try await outbound.write(PeerMessage.hello(vector: PeerVector(), sentAt: 0).encoded(allocator: allocator))
+            try await outbound.write(
+                PeerMessage.items([
+                    item(device: "dev-r", door: "Rogue", guest: PeerNode.roster[4]),
+                    item(device: "dev-s", door: "South", guest: guest),
+                ]).encoded(allocator: allocator))
+            #expect(
+                try await eventually {
+                    let store = try victim.openStore()
+                    return try store.lookUp(guest: PeerNode.roster[4].guest, event: EventID(Issuer.event))
+                        != .admissible(PeerNode.roster[4])
+                })
+            _ = inbound
+        }
+        let store = try victim.openStore()
+        #expect(try store.lookUp(guest: guest.guest, event: EventID(Issuer.event)) == .admissible(guest))
+        #expect(
+            try store.peerItems(event: EventID(Issuer.event), notCoveredBy: PeerVector(), limit: 10).map(\.device)
+                == ["dev-r"])
     }
 }
