@@ -333,7 +333,7 @@ let package = Package(
         .testTarget(
             name: "KioskPeersTests",
             dependencies: [
-                "PassFormat", "KioskPeers", "KioskStore", "KioskCore", "KioskCrypto", "TestSupport",
+                "PassFormat", "KioskPeers", "KioskStore", "KioskCore", "KioskCrypto", "TestSupport", "DedicatedThreads",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Crypto
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskStore
@@ -6,6 +7,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PassFormat
+import TestSupport
 import Testing
 
 @testable import KioskPeers
@@ -16,36 +18,42 @@ import Testing
 struct PeerLinkTests {
     @Test("two doors with credentials link, and a check-in at one is a check-in at the other")
     func doorsLinkAndExchange() async throws {
-        let issuer = try Issuer()
-        let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
-        let south = try await PeerNode(device: "dev-b", door: "South", issuer: issuer)
-        defer {
-            Task {
-                await north.stop()
-                await south.stop()
+        // The doors' tasks run on threads of their own: on the cooperative pool of a whole-suite run they waited
+        // for seconds.
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            let issuer = try Issuer()
+            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
+            let south = try await PeerNode(device: "dev-b", door: "South", issuer: issuer)
+            defer {
+                Task {
+                    await north.stop()
+                    await south.stop()
+                }
             }
+            // Made before the link: it comes with the catch-up.
+            try north.admit(PeerNode.roster[0])
+            north.dial(south)
+            #expect(try await eventually { await north.exchange.linkedDevices == ["dev-b"] })
+            #expect(try await eventually { await south.exchange.linkedDevices == ["dev-a"] })
+            // Made after: it is pushed.
+            try south.admit(PeerNode.roster[1])
+            let guests = PeerNode.roster.prefix(2)
+            #expect(
+                try await eventually {
+                    let atSouth = try south.openStore()
+                    let atNorth = try north.openStore()
+                    guard
+                        case .checkedIn(_, let first) = try atSouth.lookUp(
+                            guest: guests[0].guest, event: guests[0].event),
+                        case .checkedIn(_, let second) = try atNorth.lookUp(
+                            guest: guests[1].guest, event: guests[1].event)
+                    else { return false }
+                    return first.door == "North" && second.door == "South"
+                })
+            // Each knows where the other is, linked.
+            #expect(try south.openStore().peerSightings().map(\.door) == ["North"])
+            #expect(try south.openStore().peerSightings().allSatisfy(\.linked))
         }
-        // Made before the link: it comes with the catch-up.
-        try north.admit(PeerNode.roster[0])
-        north.dial(south)
-        #expect(try await eventually { await north.exchange.linkedDevices == ["dev-b"] })
-        #expect(try await eventually { await south.exchange.linkedDevices == ["dev-a"] })
-        // Made after: it is pushed.
-        try south.admit(PeerNode.roster[1])
-        let guests = PeerNode.roster.prefix(2)
-        #expect(
-            try await eventually {
-                let atSouth = try south.openStore()
-                let atNorth = try north.openStore()
-                guard
-                    case .checkedIn(_, let first) = try atSouth.lookUp(guest: guests[0].guest, event: guests[0].event),
-                    case .checkedIn(_, let second) = try atNorth.lookUp(guest: guests[1].guest, event: guests[1].event)
-                else { return false }
-                return first.door == "North" && second.door == "South"
-            })
-        // Each knows where the other is, linked.
-        #expect(try south.openStore().peerSightings().map(\.door) == ["North"])
-        #expect(try south.openStore().peerSightings().allSatisfy(\.linked))
     }
 
     /// An attacker's door: what it presents, and why it must not link.
@@ -58,52 +66,69 @@ struct PeerLinkTests {
 
     @Test("a door without a valid credential for its own key gets no link", arguments: Forgery.allCases)
     func forgeriesGetNoLink(_ forgery: Forgery) async throws {
-        let issuer = try Issuer()
-        let victim = try await PeerNode(device: "dev-m", door: "North", issuer: issuer)
-        let attacker: PeerNode
-        switch forgery {
-        case .untrustedSigner:
-            let other = try Issuer()
-            attacker = try await PeerNode(
-                device: "dev-z", door: "Rogue", issuer: issuer,
-                credential: { try other.credential(device: "dev-z", door: "Rogue", peerKey: $0) })
-        case .otherEvent:
-            attacker = try await PeerNode(
-                device: "dev-z", door: "Rogue", issuer: issuer,
-                credential: { try issuer.credential(device: "dev-z", door: "Rogue", peerKey: $0, event: 43) })
-        case .expired:
-            attacker = try await PeerNode(
-                device: "dev-z", door: "Rogue", issuer: issuer,
-                credential: {
-                    try issuer.credential(
-                        device: "dev-z", door: "Rogue", peerKey: $0, validFrom: Date().addingTimeInterval(-90_000))
-                })
-        case .copiedCredential:
-            // The attacker read South's credential off the wire (it is in South's certificate) but has not South's key.
-            let southKey = P256.Signing.PrivateKey()
-            let stolen = try issuer.credential(
-                device: "dev-z", door: "South", peerKey: Array(southKey.publicKey.x963Representation))
-            attacker = try await PeerNode(
-                device: "dev-z", door: "South", issuer: issuer, credential: { _ in stolen }, forgedKey: true)
-        }
-        defer {
-            Task {
-                await victim.stop()
-                await attacker.stop()
+        // The doors' tasks run on threads of their own: on the cooperative pool of a whole-suite run they waited
+        // for seconds.
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            let issuer = try Issuer()
+            let victim = try await PeerNode(device: "dev-m", door: "North", issuer: issuer)
+            let attacker: PeerNode
+            switch forgery {
+            case .untrustedSigner:
+                let other = try Issuer()
+                attacker = try await PeerNode(
+                    device: "dev-z", door: "Rogue", issuer: issuer,
+                    credential: { try other.credential(device: "dev-z", door: "Rogue", peerKey: $0) })
+            case .otherEvent:
+                attacker = try await PeerNode(
+                    device: "dev-z", door: "Rogue", issuer: issuer,
+                    credential: { try issuer.credential(device: "dev-z", door: "Rogue", peerKey: $0, event: 43) })
+            case .expired:
+                attacker = try await PeerNode(
+                    device: "dev-z", door: "Rogue", issuer: issuer,
+                    credential: {
+                        try issuer.credential(
+                            device: "dev-z", door: "Rogue", peerKey: $0, validFrom: Date().addingTimeInterval(-90_000))
+                    })
+            case .copiedCredential:
+                // The attacker read South's credential off the wire (it is in South's certificate) but has not South's key.
+                let southKey = P256.Signing.PrivateKey()
+                let stolen = try issuer.credential(
+                    device: "dev-z", door: "South", peerKey: Array(southKey.publicKey.x963Representation))
+                attacker = try await PeerNode(
+                    device: "dev-z", door: "South", issuer: issuer, credential: { _ in stolen }, forgedKey: true)
             }
+            defer {
+                Task {
+                    await victim.stop()
+                    await attacker.stop()
+                }
+            }
+            try victim.admit(PeerNode.roster[0])
+            // The attacker dials the victim, and the victim (whose id is smaller) dials the attacker.
+            // Both attempts end (the handshake refused): a link that was made would still be running.
+            let attempts = [attacker.dial(victim), victim.dial(attacker)]
+            let ended = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for attempt in attempts { await attempt.value }
+                    return true
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(60))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            #expect(ended, "\(forgery.rawValue): a link was made")
+            #expect(await victim.exchange.linkedDevices.isEmpty, "\(forgery.rawValue)")
+            #expect(await attacker.exchange.linkedDevices.isEmpty, "\(forgery.rawValue)")
+            // Nothing of the victim's reached the attacker, and the victim does not list it.
+            #expect(
+                try attacker.openStore().peerItems(event: EventID(Issuer.event), notCoveredBy: PeerVector(), limit: 10)
+                    .isEmpty)
+            #expect(try victim.openStore().peerSightings().isEmpty)
         }
-        try victim.admit(PeerNode.roster[0])
-        // The attacker dials the victim, and the victim (whose id is smaller) dials the attacker.
-        attacker.dial(victim)
-        victim.dial(attacker)
-        try await Task.sleep(for: .seconds(2))
-        #expect(await victim.exchange.linkedDevices.isEmpty, "\(forgery.rawValue)")
-        #expect(await attacker.exchange.linkedDevices.isEmpty, "\(forgery.rawValue)")
-        // Nothing of the victim's reached the attacker, and the victim does not list it.
-        #expect(
-            try attacker.openStore().peerItems(event: EventID(Issuer.event), notCoveredBy: PeerVector(), limit: 10)
-                .isEmpty)
-        #expect(try victim.openStore().peerSightings().isEmpty)
     }
 
     @Test("a certificate's credential is checked: trusted signer, this event, in time, naming the certificate's key")
@@ -191,56 +216,61 @@ struct PeerLinkTests {
 extension PeerLinkTests {
     @Test("a linked door that sends items under another door's id has them dropped; its own are kept")
     func aDoorSpeaksOnlyForItself() async throws {
-        let issuer = try Issuer()
-        let victim = try await PeerNode(device: "dev-m", door: "North", issuer: issuer)
-        let rogue = try await PeerNode(device: "dev-r", door: "Rogue", issuer: issuer)
-        defer {
-            Task {
-                await victim.stop()
-                await rogue.stop()
-            }
-        }
-        let guest = PeerNode.roster[3]
-        func item(device: String, door: String, guest: RosterGuest) -> PeerItem {
-            PeerItem(
-                device: device, epoch: "epoch-\(device)", sequence: 1, event: Issuer.event, guest: guest.guest.text,
-                kind: .checkIn, door: door, at: Int64(Date().timeIntervalSince1970 * 1000), arrived: 1,
-                source: "camera")
-        }
-        // The rogue door speaks the protocol itself, with its real credential: a hello, then one item of its own
-        // and one under South's id claiming South admitted the guest.
-        let network = rogue.network
-        let link = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: victim.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let peer = VerifiedPeer()
-                    try channel.pipeline.syncOperations.addHandler(
-                        try NIOSSLClientHandler(context: network.holder.current!.client, serverHostname: nil) {
-                            certificates, promise in promise.succeed(network.verify(certificates, into: peer))
-                        })
-                    return try network.addFraming(channel, peer: peer)
+        // The doors' tasks run on threads of their own: on the cooperative pool of a whole-suite run they waited
+        // for seconds.
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            let issuer = try Issuer()
+            let victim = try await PeerNode(device: "dev-m", door: "North", issuer: issuer)
+            let rogue = try await PeerNode(device: "dev-r", door: "Rogue", issuer: issuer)
+            defer {
+                Task {
+                    await victim.stop()
+                    await rogue.stop()
                 }
             }
-        try await link.channel.executeThenClose { inbound, outbound in
-            let allocator = link.channel.channel.allocator
-            try await outbound.write(PeerMessage.hello(vector: PeerVector(), sentAt: 0).encoded(allocator: allocator))
-            try await outbound.write(
-                PeerMessage.items([
-                    item(device: "dev-r", door: "Rogue", guest: PeerNode.roster[4]),
-                    item(device: "dev-s", door: "South", guest: guest),
-                ]).encoded(allocator: allocator))
+            let guest = PeerNode.roster[3]
+            func item(device: String, door: String, guest: RosterGuest) -> PeerItem {
+                PeerItem(
+                    device: device, epoch: "epoch-\(device)", sequence: 1, event: Issuer.event, guest: guest.guest.text,
+                    kind: .checkIn, door: door, at: Int64(Date().timeIntervalSince1970 * 1000), arrived: 1,
+                    source: "camera")
+            }
+            // The rogue door speaks the protocol itself, with its real credential: a hello, then one item of its own
+            // and one under South's id claiming South admitted the guest.
+            let network = rogue.network
+            let link = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: victim.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let peer = VerifiedPeer()
+                        try channel.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: network.holder.current!.client, serverHostname: nil) {
+                                certificates, promise in promise.succeed(network.verify(certificates, into: peer))
+                            })
+                        return try network.addFraming(channel, peer: peer)
+                    }
+                }
+            try await link.channel.executeThenClose { inbound, outbound in
+                let allocator = link.channel.channel.allocator
+                try await outbound.write(
+                    PeerMessage.hello(vector: PeerVector(), sentAt: 0).encoded(allocator: allocator))
+                try await outbound.write(
+                    PeerMessage.items([
+                        item(device: "dev-r", door: "Rogue", guest: PeerNode.roster[4]),
+                        item(device: "dev-s", door: "South", guest: guest),
+                    ]).encoded(allocator: allocator))
+                #expect(
+                    try await eventually {
+                        let store = try victim.openStore()
+                        return try store.lookUp(guest: PeerNode.roster[4].guest, event: EventID(Issuer.event))
+                            != .admissible(PeerNode.roster[4])
+                    })
+                _ = inbound
+            }
+            let store = try victim.openStore()
+            #expect(try store.lookUp(guest: guest.guest, event: EventID(Issuer.event)) == .admissible(guest))
             #expect(
-                try await eventually {
-                    let store = try victim.openStore()
-                    return try store.lookUp(guest: PeerNode.roster[4].guest, event: EventID(Issuer.event))
-                        != .admissible(PeerNode.roster[4])
-                })
-            _ = inbound
+                try store.peerItems(event: EventID(Issuer.event), notCoveredBy: PeerVector(), limit: 10).map(\.device)
+                    == ["dev-r"])
         }
-        let store = try victim.openStore()
-        #expect(try store.lookUp(guest: guest.guest, event: EventID(Issuer.event)) == .admissible(guest))
-        #expect(
-            try store.peerItems(event: EventID(Issuer.event), notCoveredBy: PeerVector(), limit: 10).map(\.device)
-                == ["dev-r"])
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskCrypto
@@ -7,6 +8,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PassFormat
+import TestSupport
 
 @testable import KioskPeers
 
@@ -99,9 +101,9 @@ final class PeerNode: Sendable {
         let (server, port) = try await network.listen()
         self.port = port
         let network = self.network
-        accepting = Task { try await network.accept(server) }
+        accepting = Task(executorPreference: ThreadExecutor.testServers) { try await network.accept(server) }
         let exchange = self.exchange
-        pushing = Task {
+        pushing = Task(executorPreference: ThreadExecutor.testServers) {
             while true {
                 try await Task.sleep(for: .milliseconds(20))
                 try await exchange.pushOwnItems()
@@ -113,9 +115,13 @@ final class PeerNode: Sendable {
     func openStore() throws -> SQLiteDoorStore { try SQLiteDoorStore(path: path, mode: .openExisting, key: key) }
 
     /// Dials `other` and runs the link in the background.
-    func dial(_ other: PeerNode) {
+    /// Dials `other` and runs the link in the background; the task ends when the link does (or fails to be made).
+    @discardableResult
+    func dial(_ other: PeerNode) -> Task<Void, Never> {
         let network = self.network
-        Task { await network.dial(host: "127.0.0.1", port: other.port, device: other.device) }
+        return Task(executorPreference: ThreadExecutor.testServers) {
+            await network.dial(host: "127.0.0.1", port: other.port, device: other.device)
+        }
     }
 
     /// Admits `guest` here as the door loop does (check-in, queue and audit in one transaction).
@@ -135,8 +141,9 @@ final class PeerNode: Sendable {
     }
 }
 
-/// Waits up to `seconds` for `condition`.
-func eventually(seconds: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
+/// Waits up to `seconds` for `condition`: a bound for a loaded machine (the whole suite on 2 cores), not a
+/// measure.
+func eventually(seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
         if try await condition() { return true }
