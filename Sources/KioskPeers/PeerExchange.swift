@@ -187,6 +187,16 @@ public actor PeerExchange {
         try await link.outbound.write(message.encoded(allocator: link.channel.allocator))
     }
 
+    /// How often a door says something on each link when it has nothing to send (an empty items message).
+    static let keepAliveEvery: Duration = .seconds(5)
+    /// A link silent for this long is closed.
+    static let silentLinkLimit: TimeAmount = .seconds(15)
+
+    /// Tells every link this door is still there.
+    func keepAlive() async {
+        for link in links.values { try? await send(.items([]), to: link) }
+    }
+
     /// Pushes this door's items made since the last look to every link (the door loop and `kioskctl` commit them
     /// to the database first; the door never waits for a peer).
     func pushOwnItems() async throws {

@@ -47,6 +47,10 @@ struct PeerNetwork: Sendable {
                 LengthFieldBasedFrameDecoder(lengthFieldBitLength: .fourBytes),
                 maximumBufferSize: PeerMessage.maximumFrame + 4))
         try sync.addHandler(LengthFieldPrepender(lengthFieldBitLength: .fourBytes))
+        // A peer says something at least every `PeerExchange.keepAliveEvery`; a link silent for three times that
+        // (a door unplugged, a cable cut) is closed, so the door stops counting it and dials again when it is back.
+        try sync.addHandler(IdleStateHandler(readTimeout: PeerExchange.silentLinkLimit))
+        try sync.addHandler(CloseWhenSilent())
         channel.eventLoop.scheduleTask(in: Self.handshakeLimit) {
             if peer.credential == nil { channel.close(promise: nil) }
         }
@@ -112,6 +116,20 @@ struct PeerNetwork: Sendable {
             await exchange.run(link.channel, credential: { link.peer.credential })
         } catch {
             logger.info("could not link to the door at \(host):\(port): \(error)")
+        }
+    }
+}
+
+/// Closes a link whose peer has said nothing for `PeerExchange.silentLinkLimit`.
+final class CloseWhenSilent: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
         }
     }
 }

@@ -94,9 +94,14 @@ public struct PeerService: Service {
             tasks.addTask { try await network.accept(server) }
             tasks.addTask { try await discovery.run(datagrams, port: port) }
             tasks.addTask {
+                var lastSaid = ContinuousClock.now
                 while true {
                     try await Task.sleep(for: settings.pollEvery)
                     try await exchange.pushOwnItems()
+                    if ContinuousClock.now - lastSaid >= PeerExchange.keepAliveEvery {
+                        await exchange.keepAlive()
+                        lastSaid = ContinuousClock.now
+                    }
                 }
             }
             tasks.addTask {

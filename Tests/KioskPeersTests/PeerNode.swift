@@ -104,9 +104,14 @@ final class PeerNode: Sendable {
         accepting = Task(executorPreference: ThreadExecutor.testServers) { try await network.accept(server) }
         let exchange = self.exchange
         pushing = Task(executorPreference: ThreadExecutor.testServers) {
+            var lastSaid = ContinuousClock.now
             while true {
                 try await Task.sleep(for: .milliseconds(20))
                 try await exchange.pushOwnItems()
+                if ContinuousClock.now - lastSaid >= PeerExchange.keepAliveEvery {
+                    await exchange.keepAlive()
+                    lastSaid = ContinuousClock.now
+                }
             }
         }
     }
