@@ -62,6 +62,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.20.0"),
+        // The doors' LAN links: P-256 peer keys and the self-signed certificates that carry their credentials.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
@@ -144,6 +148,25 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // Doors that know each other without the internet (docs/SYNC.md, "Between doors"): discovery by UDP
+        // multicast, mutual TLS 1.3 whose certificates carry the server's peer credentials, the items' exchange.
+        .target(
+            name: "KioskPeers",
+            dependencies: [
+                "PassFormat", "KioskCore", "KioskStore", "KioskCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -155,7 +178,8 @@ let package = Package(
             dependencies: [
                 "PassFormat",
                 "KioskCore", "KioskSystem", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
-                "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskSound", "DedicatedThreads",
+                "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskSound", "KioskPeers",
+                "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -213,6 +237,7 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -251,7 +276,8 @@ let package = Package(
             dependencies: [
                 "PassFormat",
                 "KioskRuntime", "KioskScenes", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
-                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
+                "KioskPeers", "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI",
+                "CheckinWebhooks",
                 "KioskCrypto", "DedicatedThreads", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -305,6 +331,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
+            name: "KioskPeersTests",
+            dependencies: [
+                "PassFormat", "KioskPeers", "KioskStore", "KioskCore", "KioskCrypto", "TestSupport", "DedicatedThreads",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
             name: "KioskSyncTests",
             dependencies: [
                 "PassFormat",
@@ -322,7 +358,7 @@ let package = Package(
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
                 "CheckinMail", "KioskCore", "KioskCSV", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
                 "PostgresTestSupport", "DedicatedThreads", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

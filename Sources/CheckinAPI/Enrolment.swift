@@ -11,15 +11,20 @@ public struct EnrolmentRequest: Codable, Equatable, Sendable {
     /// The kiosk's current token when it enrols again with the same server: the code renews that device (same
     /// id, new token and queue epoch) instead of making a second one that the first would haunt as a silent door.
     public var replacesToken: String?
+    /// Base64 of the kiosk's peer public key (P-256, X9.63, 65 bytes): the answer then holds a peer credential
+    /// for each event. Older kiosks send none.
+    public var peerKey: String?
 
     public init(
-        code: String, door: String, kioskVersion: String, nonce: String? = nil, replacesToken: String? = nil
+        code: String, door: String, kioskVersion: String, nonce: String? = nil, replacesToken: String? = nil,
+        peerKey: String? = nil
     ) {
         self.code = code
         self.door = door
         self.kioskVersion = kioskVersion
         self.nonce = nonce
         self.replacesToken = replacesToken
+        self.peerKey = peerKey
     }
 }
 
@@ -32,10 +37,12 @@ public struct Enrolment: Codable, Equatable, Sendable {
     /// Goes into every idempotency key of this device's queue.
     public var queueEpoch: String
     public var serverTime: Date
+    /// One per event of `events`, when the request carried a `peerKey`.
+    public var peerCredentials: [PeerCredentialWire]?
 
     public init(
         deviceId: String, token: String, tenantId: UInt32, events: [EventInfo], queueEpoch: String,
-        serverTime: Date
+        serverTime: Date, peerCredentials: [PeerCredentialWire]? = nil
     ) {
         self.deviceId = deviceId
         self.token = token
@@ -43,5 +50,6 @@ public struct Enrolment: Codable, Equatable, Sendable {
         self.events = events
         self.queueEpoch = queueEpoch
         self.serverTime = serverTime
+        self.peerCredentials = peerCredentials
     }
 }

@@ -11,10 +11,19 @@ public struct Heartbeat: Codable, Equatable, Sendable {
     public var camera: String
     public var clockOffsetMs: Int64?
     public var deviceTime: Date
+    /// Base64 of the kiosk's peer public key (P-256, X9.63, 65 bytes): the answer then holds fresh peer
+    /// credentials, so they rotate with every heartbeat.
+    public var peerKey: String?
+    /// The device ids of the peers this kiosk has a live authenticated LAN link with (at most
+    /// `maximumLANPeers`, each 1 to 64 characters); nil from kiosks without LAN sync.
+    public var lanPeers: [String]?
+
+    public static let maximumLANPeers = 64
 
     public init(
         door: String, kioskVersion: String, pending: Int, oldestPendingAt: Date?, rosterCursor: String?,
-        rosterFetchedAt: Date?, camera: String, clockOffsetMs: Int64?, deviceTime: Date
+        rosterFetchedAt: Date?, camera: String, clockOffsetMs: Int64?, deviceTime: Date, peerKey: String? = nil,
+        lanPeers: [String]? = nil
     ) {
         self.door = door
         self.kioskVersion = kioskVersion
@@ -25,6 +34,8 @@ public struct Heartbeat: Codable, Equatable, Sendable {
         self.camera = camera
         self.clockOffsetMs = clockOffsetMs
         self.deviceTime = deviceTime
+        self.peerKey = peerKey
+        self.lanPeers = lanPeers
     }
 }
 
@@ -45,9 +56,12 @@ public struct HeartbeatAnswer: Codable, Equatable, Sendable {
 
     public var serverTime: Date
     public var events: [EventRequirement]
+    /// Fresh peer credentials, one per event, when the heartbeat carried a `peerKey`.
+    public var peerCredentials: [PeerCredentialWire]?
 
-    public init(serverTime: Date, events: [EventRequirement]) {
+    public init(serverTime: Date, events: [EventRequirement], peerCredentials: [PeerCredentialWire]? = nil) {
         self.serverTime = serverTime
         self.events = events
+        self.peerCredentials = peerCredentials
     }
 }

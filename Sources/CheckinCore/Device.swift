@@ -54,11 +54,14 @@ public struct DeviceReport: Equatable, Sendable, Codable {
     public var camera: String
     public var clockOffsetMs: Int64?
     public var deviceTime: Date
+    /// The device ids of the peers the kiosk had a live authenticated LAN link with (issue 23, the sync
+    /// monitor's "who sees whom"); nil when the kiosk did not say (no LAN sync, or an older kiosk).
+    public var lanPeers: [String]?
 
     public init(
         door: String, kioskVersion: String, pending: Int, oldestPendingAt: Date? = nil,
         rosterCursor: String? = nil, rosterFetchedAt: Date? = nil, camera: String,
-        clockOffsetMs: Int64? = nil, deviceTime: Date
+        clockOffsetMs: Int64? = nil, deviceTime: Date, lanPeers: [String]? = nil
     ) {
         self.door = door
         self.kioskVersion = kioskVersion
@@ -69,6 +72,7 @@ public struct DeviceReport: Equatable, Sendable, Codable {
         self.camera = camera
         self.clockOffsetMs = clockOffsetMs
         self.deviceTime = deviceTime
+        self.lanPeers = lanPeers
     }
 }
 

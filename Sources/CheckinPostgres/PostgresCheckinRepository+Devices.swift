@@ -8,7 +8,7 @@ extension PostgresCheckinRepository {
     static let deviceColumns = """
         id, tenant_id, door, kiosk_version, queue_epoch, enrolled_at, revoked_at, last_seen_at, report_door,
         report_kiosk_version, report_pending, report_oldest_pending_at, report_roster_cursor,
-        report_roster_fetched_at, report_camera, report_clock_offset_ms, report_device_time
+        report_roster_fetched_at, report_camera, report_clock_offset_ms, report_device_time, report_lan_peers
         """
 
     static func device(_ row: PostgresRandomAccessRow) throws -> Device {
@@ -23,7 +23,8 @@ extension PostgresCheckinRepository {
                 oldestPendingAt: try row["report_oldest_pending_at"].decode(Date?.self),
                 rosterCursor: try row["report_roster_cursor"].decode(String?.self),
                 rosterFetchedAt: try row["report_roster_fetched_at"].decode(Date?.self), camera: camera,
-                clockOffsetMs: try row["report_clock_offset_ms"].decode(Int64?.self), deviceTime: deviceTime)
+                clockOffsetMs: try row["report_clock_offset_ms"].decode(Int64?.self), deviceTime: deviceTime,
+                lanPeers: try row["report_lan_peers"].decode([String]?.self))
         }
         return Device(
             id: try row["id"].decode(String.self), tenant: TenantID(UInt32(try row["tenant_id"].decode(Int64.self))),
@@ -186,7 +187,7 @@ extension PostgresCheckinRepository {
                 report_oldest_pending_at = \(report.oldestPendingAt), report_roster_cursor = \(report.rosterCursor),
                 report_roster_fetched_at = \(report.rosterFetchedAt), report_camera = \(report.camera),
                 report_clock_offset_ms = \(report.clockOffsetMs), report_device_time = \(report.deviceTime),
-                kiosk_version = \(report.kioskVersion)
+                report_lan_peers = \(report.lanPeers), kiosk_version = \(report.kioskVersion)
             WHERE id = \(id) RETURNING id
             """)
         guard !updated.isEmpty else { throw RepositoryError.notFound("device \(id)") }

@@ -295,6 +295,10 @@ extension PostgresCheckinRepository {
             // When the event's personal data was purged (PersonalDataRetention); NULL: not yet.
             11, "personal data purge", "ALTER TABLE event ADD COLUMN personal_data_purged_at TIMESTAMPTZ"
         ),
+        (
+            // The device ids a kiosk last reported a live LAN link with (issue 23); NULL: it did not say.
+            12, "LAN peers of a device's report", "ALTER TABLE device ADD COLUMN report_lan_peers TEXT[]"
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

@@ -44,7 +44,7 @@ extension DeviceRow {
                 door: reportDoor, kioskVersion: reportKioskVersion, pending: reportPending ?? 0,
                 oldestPendingAt: reportOldestPendingAt, rosterCursor: reportRosterCursor,
                 rosterFetchedAt: reportRosterFetchedAt, camera: reportCamera, clockOffsetMs: reportClockOffsetMs,
-                deviceTime: reportDeviceTime)
+                deviceTime: reportDeviceTime, lanPeers: reportLanPeers)
         }
         return Device(
             id: id, tenant: TenantID(UInt32(tenantId)), door: door, kioskVersion: kioskVersion,

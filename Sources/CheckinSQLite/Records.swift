@@ -72,6 +72,8 @@ struct DeviceRow: SnakeCaseRecord {
     var reportCamera: String?
     var reportClockOffsetMs: Int64?
     var reportDeviceTime: Date?
+    /// A JSON array (migration 0012).
+    var reportLanPeers: [String]?
 
     enum Columns {
         static let tenantId = Column("tenant_id")

@@ -143,6 +143,7 @@ extension SQLiteCheckinRepository {
             device.reportCamera = report.camera
             device.reportClockOffsetMs = report.clockOffsetMs
             device.reportDeviceTime = report.deviceTime
+            device.reportLanPeers = report.lanPeers
             device.kioskVersion = report.kioskVersion
             try device.update(db)
         }

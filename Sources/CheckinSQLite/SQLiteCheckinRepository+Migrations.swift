@@ -300,6 +300,11 @@ extension SQLiteCheckinRepository {
             // When the event's personal data was purged (PersonalDataRetention); NULL: not yet.
             try db.execute(sql: "ALTER TABLE event ADD COLUMN personal_data_purged_at DATETIME")
         }
+        migrator.registerMigration("0012 LAN peers of a device's report") { db in
+            // The device ids a kiosk last reported a live LAN link with (issue 23), as a JSON array; NULL: it
+            // did not say.
+            try db.execute(sql: "ALTER TABLE device ADD COLUMN report_lan_peers TEXT")
+        }
         return migrator
     }
 }

@@ -85,7 +85,7 @@ extension DeviceReport {
             door: heartbeat.door, kioskVersion: heartbeat.kioskVersion, pending: heartbeat.pending,
             oldestPendingAt: heartbeat.oldestPendingAt, rosterCursor: heartbeat.rosterCursor,
             rosterFetchedAt: heartbeat.rosterFetchedAt, camera: heartbeat.camera,
-            clockOffsetMs: heartbeat.clockOffsetMs, deviceTime: heartbeat.deviceTime)
+            clockOffsetMs: heartbeat.clockOffsetMs, deviceTime: heartbeat.deviceTime, lanPeers: heartbeat.lanPeers)
     }
 }
 
@@ -101,6 +101,8 @@ struct DeviceStatus: Codable, Equatable {
     var camera: String?
     var clockOffsetMs: Int64?
     var revoked: Bool
+    /// The device ids it last reported a live LAN link with; nil when it did not say.
+    var lanPeers: [String]?
 
     init(_ device: Device) {
         deviceId = device.id
@@ -113,5 +115,6 @@ struct DeviceStatus: Codable, Equatable {
         camera = device.lastReport?.camera
         clockOffsetMs = device.knownClockOffsetMs
         revoked = device.revoked
+        lanPeers = device.lastReport?.lanPeers
     }
 }

@@ -184,6 +184,20 @@ extension KioskConfiguration {
                 }
                 c.server = value.hasSuffix("/") ? String(value.dropLast()) : value
             case "sync_interval": c.syncInterval = try number(Limits.syncInterval, unit: "s")
+            case "lan_sync":
+                switch value.lowercased() {
+                case "on": c.lanSync = true
+                case "off": c.lanSync = false
+                default: throw fail("'lan_sync' must be 'on' or 'off', found '\(value)'")
+                }
+            case "lan_port": c.lanPort = try integer(0...65535)
+            case "lan_discovery_port": c.lanDiscoveryPort = try integer(1...65535)
+            case "lan_interface":
+                let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+                guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) else {
+                    throw fail("'lan_interface' must be the IPv4 address of a network interface, found '\(value)'")
+                }
+                c.lanInterface = value
             case "server_ca":
                 guard !value.isEmpty else { throw fail("'server_ca' needs a PEM file path") }
                 c.serverCA = value

@@ -67,6 +67,15 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var syncInterval = 10.0
     /// The PEM file of the CA that signed the server's certificate; nil trusts the system's CAs.
     public var serverCA: String?
+    /// Whether an enrolled door exchanges its check-ins with the event's other doors on the LAN (docs/SYNC.md,
+    /// "Between doors"): `on` by default, `off` keeps the door to itself and the server.
+    public var lanSync = true
+    /// The TCP port this door accepts its peers' links on (0: any free port, announced).
+    public var lanPort = 7447
+    /// The UDP multicast port the doors announce themselves on; all doors of a venue must agree.
+    public var lanDiscoveryPort = 7448
+    /// The IPv4 address of the interface the doors' multicast runs on; nil lets the routing table choose.
+    public var lanInterface: String?
     /// Seconds a verdict stays on screen before the live picture returns.
     public var verdictSeconds = 3.0
     /// Font files of the framebuffer display.

@@ -11,6 +11,15 @@ public struct DoorStatus: Equatable, Sendable {
     public var roster: RosterFreshness = .local
     /// Shown on the ready screen when set: "update required", "500 pending: reconnection will be slow".
     public var warning: String?
+    /// The doors this one exchanges check-ins with on the LAN now; nil when the LAN between doors is off.
+    public var lanDoors: Int?
+
+    /// "LAN: 2 doors", while the server cannot be reached and the LAN between doors runs: staff know which
+    /// doors still learn each other's check-ins.
+    public var lanLabel: String? {
+        guard connection == .offline, let lanDoors else { return nil }
+        return lanDoors == 1 ? "LAN: 1 door" : "LAN: \(lanDoors) doors"
+    }
 
     public init(
         door: String, mode: CheckInMode, connection: SyncConnection = .standalone, pendingCheckIns: Int = 0,

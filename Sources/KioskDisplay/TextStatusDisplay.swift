@@ -73,8 +73,9 @@ public final class TextStatusDisplay: StatusDisplay {
 
     private func statusLine(_ s: DoorStatus) -> String {
         let roster = s.roster.label(now: Date()).map { " | \($0)" } ?? ""
+        let lan = s.lanLabel.map { " | \($0)" } ?? ""
         let line =
-            "  [\(s.door) | \(s.mode.rawValue) | \(s.connection.label) | \(s.pendingCheckIns) pending\(roster) | camera: \(s.camera.label)]"
+            "  [\(s.door) | \(s.mode.rawValue) | \(s.connection.label)\(lan) | \(s.pendingCheckIns) pending\(roster) | camera: \(s.camera.label)]"
         guard let warning = s.warning else { return line }
         return line + "\n  " + paint(.red, "! \(warning)")
     }

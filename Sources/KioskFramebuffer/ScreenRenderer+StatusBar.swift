@@ -22,6 +22,10 @@ extension ScreenRenderer {
             case .standalone: text
             }
         segments.append((status.connection.label, connectionColor))
+        if let lan = status.lanLabel {
+            segments.append(separator)
+            segments.append((lan, text))
+        }
         segments.append(separator)
         segments.append(
             (

@@ -12,6 +12,8 @@ enum DoorEvent: Sendable {
     case tick
     /// The sync worker's news: online or OFFLINE, and how many check-ins wait for the server.
     case sync(SyncStatus)
+    /// The LAN between doors: how many doors this one is linked with now.
+    case lan(doors: Int)
 }
 
 /// The door loop's inbox: frames keep only the newest (a slow decode drops frames, never queues them); every

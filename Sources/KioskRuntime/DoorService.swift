@@ -88,6 +88,12 @@ final class DoorService: Service {
                 break
             case .sync(let status):
                 apply(status, to: door, waits: &waits)
+            case .lan(let doors):
+                if door.controller.status.lanDoors != doors {
+                    door.controller.status.lanDoors = doors
+                    logger.notice("LAN between doors: linked with \(doors) doors")
+                    door.controller.statusChanged(at: Date())
+                }
             }
             heartbeat.doorLoopAnswered()
         }

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskPeers
 import KioskStore
 import KioskSync
 import Logging
@@ -65,6 +66,20 @@ public enum LiveKiosk {
                         openStore: { try SQLiteDoorStore(configuration: configuration, mode: .openExisting) }
                     ) { inbox.post(.sync($0)) },
                     serviceName: "sync worker"))
+        }
+        // With a server and `lan_sync` on, the door exchanges check-ins with the event's other doors on the LAN.
+        if requests != nil, configuration.lanSync, let verifier = try? Door.trustedKeys(configuration) {
+            services.append(
+                .init(
+                    service: PeerService(
+                        event: configuration.event,
+                        settings: PeerSettings(
+                            port: configuration.lanPort, discoveryPort: configuration.lanDiscoveryPort,
+                            interface: configuration.lanInterface),
+                        verifier: verifier, logger: logger,
+                        openStore: { try SQLiteDoorStore(configuration: configuration, mode: .openExisting) },
+                        linksChanged: { inbox.post(.lan(doors: $0)) }),
+                    serviceName: "LAN between doors"))
         }
         services.append(.init(service: ReloadSignalService(inbox: inbox), serviceName: "SIGHUP reload"))
         var group = ServiceGroupConfiguration(

@@ -74,8 +74,18 @@ final class EncryptedFile {
     }
 
     /// Opens a sealed page in place; a page of zeros (never written: a hole, or past the end) stays zeros.
+    ///
+    /// The reserved tail comes back as zeros, never as the nonce and tag it holds on disk: SQLite checksums each
+    /// WAL frame over the page as it wrote it, reserved bytes included, and recovers the WAL after a crash by those
+    /// checksums. Pages SQLite reads have a zero tail and pages it makes are zeroed, so the tail it writes is
+    /// zeros, and a frame read back must have zeros there too; with the nonce left in, a kiosk killed before a
+    /// checkpoint lost every commit since (CrashRecoveryTests).
     private func decrypt(_ page: UnsafeMutableRawBufferPointer) -> Bool {
-        if cipher.open(page) { return true }
+        if cipher.open(page) {
+            UnsafeMutableRawBufferPointer(rebasing: page[(page.count - PageCipher.reservedBytes)...])
+                .initializeMemory(as: UInt8.self, repeating: 0)
+            return true
+        }
         return page.allSatisfy { $0 == 0 }
     }
 

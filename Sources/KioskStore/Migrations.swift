@@ -9,7 +9,7 @@
 enum Migrations {
     static let all: [Migration] = [
         createTables, rosterWords, syncState, rosterSync, reverts, clockOffsetUncertainty, doubleEntries,
-        personalDataRetention,
+        personalDataRetention, lanPeers,
     ]
 
     static let createTables = Migration(
@@ -212,5 +212,65 @@ enum Migrations {
                 purge_at  INTEGER NOT NULL,
                 purged_at INTEGER
             );
+            """)
+
+    /// Doors exchanging their queue items on the LAN (docs/SYNC.md, "Between doors"): this kiosk's peer key pair
+    /// (the database is sealed at rest, as for the token), the server's peer credential per event, the items
+    /// held (this kiosk's own and its peers', keyed as they are uploaded: device, queue epoch, sequence) and the
+    /// doors seen. Every item queued while the kiosk is enrolled goes into `peer_items` in the transaction that
+    /// queued it, and stays there once the upload has taken it out of `sync_queue`.
+    static let lanPeers = Migration(
+        number: 9, name: "LAN peers",
+        sql: """
+            CREATE TABLE peer_identity (
+                id          INTEGER PRIMARY KEY CHECK (id = 1),
+                private_key BLOB    NOT NULL,
+                public_key  BLOB    NOT NULL,
+                created_at  INTEGER NOT NULL
+            );
+
+            CREATE TABLE peer_credentials (
+                event       INTEGER PRIMARY KEY,
+                credential  TEXT    NOT NULL,
+                received_at INTEGER NOT NULL
+            );
+
+            CREATE TABLE peer_items (
+                device          TEXT    NOT NULL,
+                epoch           TEXT    NOT NULL,
+                sequence        INTEGER NOT NULL,
+                event           INTEGER NOT NULL,
+                guest_id        TEXT    NOT NULL,
+                kind            TEXT    NOT NULL CHECK (kind IN ('check_in', 'revert')),
+                door            TEXT    NOT NULL,
+                at              INTEGER NOT NULL,
+                arrived         INTEGER NOT NULL,
+                source          TEXT    NOT NULL,
+                reverts         INTEGER,
+                clock_offset_ms INTEGER,
+                received_at     INTEGER NOT NULL,
+                PRIMARY KEY (device, epoch, sequence)
+            ) WITHOUT ROWID;
+            CREATE INDEX peer_items_by_guest ON peer_items (event, guest_id);
+            CREATE INDEX peer_items_by_event ON peer_items (event, device, epoch, sequence);
+
+            CREATE TABLE peer_sightings (
+                device     TEXT    PRIMARY KEY,
+                door       TEXT    NOT NULL,
+                address    TEXT    NOT NULL,
+                last_heard INTEGER NOT NULL,
+                linked     INTEGER NOT NULL CHECK (linked IN (0, 1))
+            );
+
+            CREATE TRIGGER sync_queue_into_peer_items AFTER INSERT ON sync_queue
+            WHEN EXISTS (SELECT 1 FROM sync_enrolment WHERE id = 1)
+            BEGIN
+                INSERT OR IGNORE INTO peer_items
+                    (device, epoch, sequence, event, guest_id, kind, door, at, arrived, source, reverts,
+                     clock_offset_ms, received_at)
+                SELECT device_id, queue_epoch, NEW.sequence, NEW.event, NEW.guest_id, NEW.kind, NEW.door, NEW.at,
+                    NEW.arrived, NEW.source, NEW.reverts, clock_offset_ms, NEW.at
+                FROM sync_enrolment WHERE id = 1;
+            END;
             """)
 }

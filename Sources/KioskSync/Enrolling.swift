@@ -1,9 +1,8 @@
 import CheckinAPI
+import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
-
-import struct Foundation.Date
 
 /// `kioskctl enroll`: redeems a one-time code at the server and keeps the device's token in the kiosk's
 /// database (not in kiosk.conf).
@@ -26,8 +25,11 @@ public enum Enrolling {
         // instead of making a second one (never to another server, which must not learn it).
         let address = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
         let previous = try store.enrolment().flatMap { $0.serverURL == address ? $0.token : nil }
+        // The peer key pair for the LAN between doors: the server answers with a credential for it.
+        let peerKey = try PeerKeys.publicKey(store: store, at: clock.now())
         let request = EnrolmentRequest(
-            code: code, door: door, kioskVersion: KioskSoftware.version, nonce: nonce, replacesToken: previous)
+            code: code, door: door, kioskVersion: KioskSoftware.version, nonce: nonce, replacesToken: previous,
+            peerKey: Data(peerKey).base64EncodedString())
         let started = clock.now()
         var failures = 0
         var exchange: CheckinClient.Exchange<Enrolment>
@@ -55,6 +57,7 @@ public enum Enrolling {
             token: answer.token, tenant: TenantID(answer.tenantId), queueEpoch: answer.queueEpoch, caFile: caFile,
             enrolledAt: exchange.receivedAt)
         try store.finishEnrolment(enrolment)
+        try PeerKeys.keep(answer.peerCredentials, store: store, at: exchange.receivedAt)
         try store.startRosterDownload(event: event)
         try store.recordContact(
             ClockOffset.contact(serverTime: answer.serverTime, sentAt: exchange.sentAt, receivedAt: exchange.receivedAt)

@@ -75,6 +75,7 @@ public struct QueueUploader {
             if let at = event.personalDataPurgeAt { purgeDates[EventID(event.id)] = at }
         }
         try store.recordPersonalDataPurgeDates(purgeDates)
+        try PeerKeys.keep(exchange.answer.peerCredentials, store: store, at: exchange.receivedAt)
     }
 
     mutating func noteContact(serverTime: Date, _ sentAt: Date, _ receivedAt: Date, _ store: some SyncStore) throws {

@@ -1,4 +1,5 @@
 import CheckinAPI
+import Foundation
 import KioskCore
 import KioskStore
 
@@ -76,7 +77,12 @@ public enum HeartbeatReport {
         return Heartbeat(
             door: configuration.door, kioskVersion: KioskSoftware.version, pending: try store.pendingCount(),
             oldestPendingAt: oldest, rosterCursor: roster?.changeCursor, rosterFetchedAt: roster?.fetchedAt,
-            camera: camera, clockOffsetMs: try store.lastContact()?.clockOffsetMilliseconds, deviceTime: clock.now())
+            camera: camera, clockOffsetMs: try store.lastContact()?.clockOffsetMilliseconds, deviceTime: clock.now(),
+            peerKey: configuration.lanSync
+                ? Data(try PeerKeys.publicKey(store: store, at: clock.now())).base64EncodedString() : nil,
+            lanPeers: configuration.lanSync
+                ? Array(try store.peerSightings().filter(\.linked).map(\.device).prefix(Heartbeat.maximumLANPeers))
+                : nil)
     }
 
     /// Whether the monitor would show something else for `after` than for `before`: the queue or the roster's
@@ -84,6 +90,6 @@ public enum HeartbeatReport {
     public static func differs(_ after: Heartbeat, from before: Heartbeat?) -> Bool {
         guard let before else { return true }
         return after.pending != before.pending || after.rosterCursor != before.rosterCursor
-            || after.oldestPendingAt != before.oldestPendingAt
+            || after.oldestPendingAt != before.oldestPendingAt || after.lanPeers != before.lanPeers
     }
 }

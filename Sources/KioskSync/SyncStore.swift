@@ -28,6 +28,12 @@ public protocol SyncStore: AnyObject {
     @discardableResult
     func applyRosterPage(_ page: PreparedRosterPage, state: RosterSyncState, at now: Date) throws -> RosterApplied
 
+    func peerIdentity() throws -> (privateKey: [UInt8], publicKey: [UInt8])?
+    func savePeerIdentity(privateKey: [UInt8], publicKey: [UInt8], at now: Date) throws
+        -> (privateKey: [UInt8], publicKey: [UInt8])
+    func savePeerCredentials(_ credentials: [PeerCredential], at now: Date) throws
+    func peerSightings() throws -> [PeerSighting]
+
     func recordPersonalDataPurgeDates(_ dates: [EventID: Date]) throws
     @discardableResult
     func purgePersonalData(dueAt now: Date) throws -> [(event: EventID, guests: Int)]

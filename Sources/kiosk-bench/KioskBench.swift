@@ -18,6 +18,7 @@ struct KioskBench: AsyncParsableCommand {
             WebBench.self,
             GuestListBench.self,
             IssuanceBench.self,
+            LANBench.self,
             AllBenches.self,
         ],
         defaultSubcommand: AllBenches.self)

@@ -65,6 +65,19 @@ struct Status: ParsableCommand {
                         ?? "personal data: guests' names, e-mail addresses and notes are deleted \(f.string(from: retention.purgeAt)) (the server's retention)"
                 )
             }
+            if !settings.lanSync {
+                print("LAN between doors: off (lan_sync = off in \(config))")
+            } else {
+                let peers = try store.peerSightings()
+                let linked = peers.filter(\.linked).count
+                print("LAN between doors: \(peers.count) doors seen, \(linked) linked")
+                for peer in peers {
+                    let heard = f.string(from: Date(timeIntervalSince1970: Double(peer.lastHeard) / 1000))
+                    print(
+                        "  \(peer.linked ? "linked" : "seen  ")  \(peer.door)  \(peer.address)  last heard \(heard)  (\(peer.device))"
+                    )
+                }
+            }
             let failures = try store.syncFailures()
             let superseded = try store.supersededScans()
             print("sync failures: \(failures.count), superseded scans: \(superseded.count)")

@@ -43,6 +43,16 @@ struct StatusReport: Encodable {
     var personalDataPurgeAt: Date?
     var personalDataPurgedAt: Date?
     var audit: [Entry]
+    /// The doors of the event this one has heard on the LAN, and whether a link to each is up.
+    var lanPeers: [LANPeer]?
+
+    struct LANPeer: Encodable {
+        var deviceId: String
+        var door: String
+        var address: String
+        var lastHeard: Date
+        var linked: Bool
+    }
 
     init(settings: KioskConfiguration, store: SQLiteDoorStore, last: Int, now: Date) throws {
         door = settings.door
@@ -72,6 +82,13 @@ struct StatusReport: Encodable {
         let retention = try store.personalDataRetention(event: settings.event)
         personalDataPurgeAt = retention?.purgeAt
         personalDataPurgedAt = retention?.purgedAt
+        lanPeers =
+            settings.lanSync && settings.server != nil
+            ? try store.peerSightings().map {
+                LANPeer(
+                    deviceId: $0.device, door: $0.door, address: $0.address,
+                    lastHeard: Date(timeIntervalSince1970: Double($0.lastHeard) / 1000), linked: $0.linked)
+            } : nil
         audit = try store.auditLog(limit: last).map {
             Entry(
                 at: $0.at, source: $0.source.rawValue, verdict: $0.verdict, guestId: $0.guest?.text, reason: $0.reason)

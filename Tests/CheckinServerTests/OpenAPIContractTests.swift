@@ -124,7 +124,18 @@ struct OpenAPIContractTests {
 
         // A kiosk: enrolment, the event, the roster, uploads, heartbeats.
         let redeem = Op(path: "/v1/enrolments/redeem", method: "POST")
-        let request = EnrolmentRequest(code: first, door: "North", kioskVersion: "1.0.0")
+        // With a peer key (LAN sync): the answer holds a peer credential. A key that is not a P-256 point: 400.
+        let peerKey = PeerCredentialTests.peerKey()
+        var notAPoint = [UInt8](repeating: 0, count: 65)
+        notAPoint[0] = 5
+        _ = try await checker.send(
+            client, redeem, uri: "/v1/enrolments/redeem",
+            body: try encode(
+                EnrolmentRequest(
+                    code: first, door: "North", kioskVersion: "1.0.0", peerKey: Data(notAPoint).base64EncodedString())),
+            expect: 400)
+        let request = EnrolmentRequest(
+            code: first, door: "North", kioskVersion: "1.0.0", peerKey: Data(peerKey).base64EncodedString())
         let enrolment = try APICoding.decoder().decode(
             Enrolment.self,
             from: Data(
@@ -182,13 +193,16 @@ struct OpenAPIContractTests {
             client, upload, uri: "/v1/events/\(event)/check-ins", headers: device, body: Array("{".utf8),
             expect: 400)
 
+        let heartbeat = Op(path: "/v1/devices/heartbeat", method: "POST")
+        var beat = Heartbeat(
+            door: "North", kioskVersion: "1.0.0", pending: 0, oldestPendingAt: nil, rosterCursor: page.changeCursor,
+            rosterFetchedAt: h.clock.now(), camera: "streaming", clockOffsetMs: 12, deviceTime: h.clock.now(),
+            peerKey: Data(peerKey).base64EncodedString(), lanPeers: [strictDevice.deviceId])
         _ = try await checker.send(
-            client, Op(path: "/v1/devices/heartbeat", method: "POST"), uri: "/v1/devices/heartbeat", headers: device,
-            body: try encode(
-                Heartbeat(
-                    door: "North", kioskVersion: "1.0.0", pending: 0, oldestPendingAt: nil,
-                    rosterCursor: page.changeCursor, rosterFetchedAt: h.clock.now(), camera: "streaming",
-                    clockOffsetMs: 12, deviceTime: h.clock.now())), expect: 200)
+            client, heartbeat, uri: "/v1/devices/heartbeat", headers: device, body: try encode(beat), expect: 200)
+        beat.peerKey = Data(notAPoint).base64EncodedString()
+        _ = try await checker.send(
+            client, heartbeat, uri: "/v1/devices/heartbeat", headers: device, body: try encode(beat), expect: 400)
 
         // The organizer again: a cancellation, the export, the devices.
         _ = try await checker.send(

@@ -34,10 +34,11 @@ struct TestDatabase {
     let kind: StoreKind
     let folder: TemporaryFolder
     /// The key its file is encrypted under.
-    let key = DatabaseKey.random()
+    let key: DatabaseKey
 
-    init(_ kind: StoreKind) throws {
+    init(_ kind: StoreKind, key: DatabaseKey = .random()) throws {
         self.kind = kind
+        self.key = key
         folder = try TemporaryFolder()
     }
 

@@ -176,6 +176,7 @@ final class ChaosDoor {
             server = \(proxyURL)
             server_ca = ca.pem
             sync_interval = 1s
+            lan_sync = off
             source = replay:\(frames)
             display = text
 

@@ -42,6 +42,7 @@ struct LiveKioskFolder {
             server = \(serverURL ?? server.url)
             server_ca = ca.pem
             sync_interval = 1s
+            lan_sync = off
             """
         try conf.write(toFile: folder + "/kiosk.conf", atomically: true, encoding: .utf8)
         let imported = try await LiveProcesses.run(

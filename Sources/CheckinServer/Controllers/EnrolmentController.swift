@@ -20,6 +20,8 @@ struct EnrolmentController {
         if let previous = body.replacesToken, !(1...200).contains(previous.utf8.count) {
             throw APIFailure.badRequest("replacesToken must be 1 to 200 characters")
         }
+        // Checked before the code is spent: a kiosk with a bad key can try again with the same code.
+        let peerKey = try PeerCredentialIssuer.peerKey(body.peerKey)
         let token = Secrets.newDeviceToken()
         let now = clock.now()
         let device: Device
@@ -52,10 +54,14 @@ struct EnrolmentController {
         // Only the event the code was made for: the token reaches no other (TenantScope).
         let enrolled = try await repository.enrolledEvents(device: device.id)
         let events = try await repository.events(tenant: device.tenant).filter { enrolled.contains($0.id) }
-            .map(EventInfo.init)
+        var credentials: [PeerCredentialWire]?
+        if let peerKey {
+            credentials = try await PeerCredentialIssuer(repository: repository).issue(
+                device: device, events: events.map(\.id), peerKey: peerKey, at: now)
+        }
         return try Response.json(
             Enrolment(
-                deviceId: device.id, token: token, tenantId: device.tenant.rawValue, events: events,
-                queueEpoch: device.queueEpoch, serverTime: clock.now()))
+                deviceId: device.id, token: token, tenantId: device.tenant.rawValue, events: events.map(EventInfo.init),
+                queueEpoch: device.queueEpoch, serverTime: clock.now(), peerCredentials: credentials))
     }
 }

@@ -3,7 +3,8 @@ import CheckinCore
 import Hummingbird
 
 /// `POST /v1/devices/heartbeat`: keeps the device's last report and last-seen time; answers the server's
-/// time and, for each event, the minimum kiosk version and when kiosks purge its guests' personal data.
+/// time and, for each event, the minimum kiosk version and when kiosks purge its guests' personal data; with
+/// the kiosk's peer key, fresh peer credentials (`PeerCredentialIssuer`).
 struct HeartbeatController {
     let repository: any CheckinRepository
     let clock: any ServerClock
@@ -18,6 +19,17 @@ struct HeartbeatController {
     @Sendable func heartbeat(_ request: Request, context: ServerContext) async throws -> Response {
         let device = try context.requireDevice()
         let report = try await request.decodeJSON(Heartbeat.self, context: context)
+        let peerKey = try PeerCredentialIssuer.peerKey(report.peerKey)
+        if let peers = report.lanPeers {
+            guard peers.count <= Heartbeat.maximumLANPeers else {
+                throw APIFailure.badRequest(
+                    "lanPeers lists \(peers.count) devices, at most \(Heartbeat.maximumLANPeers) are accepted",
+                    hint: "send the device ids of the peers with a live link only")
+            }
+            guard peers.allSatisfy({ (1...64).contains($0.count) }) else {
+                throw APIFailure.badRequest("each device id of lanPeers must be 1 to 64 characters")
+            }
+        }
         let now = clock.now()
         // Kept at most every 10 seconds: a kiosk reports with each sync too.
         if device.lastSeenAt.map({ now.timeIntervalSince($0) >= Self.minimumInterval || now < $0 }) ?? true {
@@ -25,11 +37,19 @@ struct HeartbeatController {
         }
         // Only the events the device was enrolled for: it learns nothing of the tenant's others.
         let enrolled = try await repository.enrolledEvents(device: device.id)
-        let events = try await repository.events(tenant: device.tenant).filter { enrolled.contains($0.id) }.map {
+        let events = try await repository.events(tenant: device.tenant).filter { enrolled.contains($0.id) }
+        // Fresh credentials with every heartbeat: they rotate, and lapse a day after the device last reached us.
+        var credentials: [PeerCredentialWire]?
+        if let peerKey {
+            credentials = try await PeerCredentialIssuer(repository: repository).issue(
+                device: device, events: events.map(\.id), peerKey: peerKey, at: now)
+        }
+        let requirements = events.map {
             HeartbeatAnswer.EventRequirement(
                 id: $0.id.rawValue, minimumKioskVersion: $0.minimumKioskVersion?.description,
                 personalDataPurgeAt: retention.purgeDate(of: $0))
         }
-        return try Response.json(HeartbeatAnswer(serverTime: clock.now(), events: events))
+        return try Response.json(
+            HeartbeatAnswer(serverTime: clock.now(), events: requirements, peerCredentials: credentials))
     }
 }

@@ -27,6 +27,9 @@ struct MonitorView {
         var version: String
         var camera: String
         var enrolledBy: String
+        /// The doors of the event's devices this kiosk last reported a live LAN link with ("North, South"), or
+        /// "—" (none, or a kiosk without LAN sync).
+        var lan: String
 
         func child(named name: String) -> Any? {
             switch name {
@@ -46,6 +49,7 @@ struct MonitorView {
             case "version": version
             case "camera": camera
             case "enrolledBy": enrolledBy
+            case "lan": lan
             default: nil
             }
         }
@@ -84,6 +88,9 @@ struct MonitorView {
         // The venue went quiet: kiosks are enrolled (revoked ones do not count) and none was heard from lately.
         let active = devices.filter { !$0.device.revoked }
         quiet = !active.isEmpty && DeviceHealth.noneRecentlySeen(active.map(\.device.lastSeenAt), now: now)
+        let doors = Dictionary(
+            devices.map { ($0.device.id, $0.device.lastReport?.door ?? $0.device.door) },
+            uniquingKeysWith: { a, _ in a })
         rows = devices.map { enrolled in
             let device = enrolled.device
             let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)
@@ -99,8 +106,15 @@ struct MonitorView {
                 clockOff: clockFlag ?? "", showClock: clockFlag != nil,
                 pending: report.map { String($0.pending) } ?? "?",
                 version: report?.kioskVersion ?? device.kioskVersion, camera: report?.camera ?? "?",
-                enrolledBy: enrolled.enrolledBy)
+                enrolledBy: enrolled.enrolledBy, lan: Self.lanText(report?.lanPeers ?? [], doors: doors))
         }
+    }
+
+    /// The doors of `peers` (device ids) among the event's devices, sorted; ids of no device of the event are
+    /// left out. "—" when none is left.
+    static func lanText(_ peers: [String], doors: [String: String]) -> String {
+        let seen = Set(peers).compactMap { doors[$0] }.sorted()
+        return seen.isEmpty ? "—" : seen.joined(separator: ", ")
     }
 
     static func behindText(_ changes: Int) -> String {

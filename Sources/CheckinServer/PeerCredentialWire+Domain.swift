@@ -1,0 +1,16 @@
+import CheckinAPI
+import Foundation
+import KioskCore
+
+// Between the credential the server signs (KioskCore) and its wire form (CheckinAPI). The kiosk's conversion back
+// is KioskSync's own; the label `issued:` keeps the two apart where both modules are imported.
+
+extension PeerCredentialWire {
+    init(issued credential: PeerCredential) {
+        self.init(
+            version: Int(credential.version), keyId: Int(credential.keyID), tenantId: credential.tenant,
+            eventId: credential.event, deviceId: credential.deviceId, door: credential.door,
+            peerKey: Data(credential.peerKey).base64EncodedString(), notBefore: credential.notBefore,
+            notAfter: credential.notAfter, signature: Data(credential.signature).base64EncodedString())
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import KioskCore
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Doors find each other on the venue LAN: each announces itself on a UDP multicast group (time to live 1: the
+/// announcements stay on the venue's own network), and dials the doors it hears whose device id is greater than
+/// its own.
+struct PeerDiscovery: Sendable {
+    let network: PeerNetwork
+
+    typealias Datagrams = NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>
+
+    /// Binds the group's port, joins the group on the configured interface (or the default one), and sends from it.
+    func open() async throws -> Datagrams {
+        let settings = network.settings
+        let channel = try await DatagramBootstrap(group: network.group)
+            .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "0.0.0.0", port: settings.discoveryPort) { channel in
+                channel.eventLoop.makeCompletedFuture { try Datagrams(wrappingChannelSynchronously: channel) }
+            }
+        do {
+            try await join(channel.channel)
+        } catch {
+            // The channel's writer must be finished before it goes.
+            try? await channel.executeThenClose { _, _ in }
+            throw error
+        }
+        return channel
+    }
+
+    /// Joins the group on the configured interface (or the default one), and sends from that interface.
+    private func join(_ channel: any Channel) async throws {
+        let settings = network.settings
+        let group = try SocketAddress(ipAddress: settings.group, port: settings.discoveryPort)
+        guard let multicast = channel as? any MulticastChannel else {
+            throw PeerError(operation: "joining the doors' multicast group", detail: "not a multicast channel")
+        }
+        if let interface = settings.interface {
+            // Set on the socket, not through `joinGroup(device:)`, which refuses an interface without the multicast
+            // flag (loopback), where the kernel serves the group all the same.
+            guard let provider = channel as? any SocketOptionProvider else {
+                throw PeerError(operation: "joining the doors' multicast group", detail: "no socket options")
+            }
+            var request = ip_mreq()
+            guard inet_pton(AF_INET, settings.group, &request.imr_multiaddr) == 1,
+                inet_pton(AF_INET, interface, &request.imr_interface) == 1
+            else {
+                throw PeerError(
+                    operation: "joining the doors' multicast group",
+                    detail: "'\(interface)' or '\(settings.group)' is not an IPv4 address")
+            }
+            try await provider.unsafeSetSocketOption(level: .ip, name: .ip_add_membership, value: request).get()
+            try await provider.setIPMulticastIF(request.imr_interface).get()
+        } else {
+            try await multicast.joinGroup(group).get()
+        }
+    }
+
+    /// Announces this door every `announceEvery` and reads the others' announcements, until cancelled.
+    func run(_ channel: Datagrams, port: Int) async throws {
+        let settings = network.settings
+        let group = try SocketAddress(ipAddress: settings.group, port: settings.discoveryPort)
+        try await channel.executeThenClose { inbound, outbound in
+            try await withThrowingDiscardingTaskGroup { tasks in
+                tasks.addTask {
+                    while !Task.isCancelled {
+                        if let current = network.holder.current {
+                            let announcement = PeerAnnouncement(
+                                credential: current.identity.credential, port: port,
+                                sentAt: Int64(Date().timeIntervalSince1970 * 1000))
+                            let bytes = try announcement.datagram(signedWith: current.identity.signingKey)
+                            try await outbound.write(
+                                AddressedEnvelope(remoteAddress: group, data: ByteBuffer(bytes: bytes)))
+                        }
+                        try await Task.sleep(for: settings.announceEvery)
+                    }
+                }
+                for try await envelope in inbound {
+                    heard(Array(envelope.data.readableBytesView), from: envelope.remoteAddress, tasks: &tasks)
+                }
+            }
+        }
+    }
+
+    func heard(_ bytes: [UInt8], from sender: SocketAddress, tasks: inout ThrowingDiscardingTaskGroup<any Error>) {
+        let context = network.context
+        let announcement: PeerAnnouncement
+        do {
+            announcement = try PeerAnnouncement(
+                datagram: bytes, tenant: context.tenant, event: context.event, now: Date(),
+                verifier: network.verifier)
+        } catch {
+            network.logger.debug("ignored an announcement from \(sender): \(error)")
+            return
+        }
+        let peer = announcement.credential
+        guard peer.deviceId != context.device, let host = sender.ipAddress else { return }
+        let exchange = network.exchange
+        let network = self.network
+        tasks.addTask {
+            guard await exchange.announced(peer, address: "\(host):\(announcement.port)") else { return }
+            await network.dial(host: host, port: announcement.port, device: peer.deviceId)
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import KioskCore
+import KioskStore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOSSL
+import PassFormat
+
+/// The doors' exchange of items, as one door runs it: the links to its peers, what each new item reaches, and the
+/// kiosk's database (its own connection) where the items are kept and applied. Everything that changes state goes
+/// through this actor; the links' reading loops and the multicast discovery call into it.
+public actor PeerExchange {
+    public struct Context: Sendable {
+        public var tenant: UInt32
+        public var event: UInt32
+        public var device: String
+
+        public init(tenant: UInt32, event: UInt32, device: String) {
+            self.tenant = tenant
+            self.event = event
+            self.device = device
+        }
+    }
+
+    /// A door linked to this one: where to write, and who it is.
+    final class Link: Sendable {
+        let id: Int
+        let credential: PeerCredential
+        let address: String
+        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        let channel: any Channel
+
+        init(
+            id: Int, credential: PeerCredential, address: String,
+            outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel
+        ) {
+            self.id = id
+            self.credential = credential
+            self.address = address
+            self.outbound = outbound
+            self.channel = channel
+        }
+    }
+
+    let context: Context
+    let store: SQLiteDoorStore
+    let logger: Logger
+    let linksChanged: @Sendable (Int) -> Void
+    /// Told of the items each message from a peer brought that were new here (the benchmark's and tests' clock).
+    let applied: @Sendable ([PeerItem]) -> Void
+    var links: [String: Link] = [:]
+    var dialing: Set<String> = []
+    var nextLinkID = 0
+    var lastNoted: [String: (address: String, at: Date)] = [:]
+    /// The highest sequence of this door's own items already pushed to the links.
+    var pushedThrough: Int64 = 0
+
+    /// Opens the exchange of the enrolled kiosk whose database `openStore` opens, for `event`.
+    public init(
+        event: EventID, logger: Logger, linksChanged: @escaping @Sendable (Int) -> Void = { _ in },
+        applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in }, openStore: () throws -> SQLiteDoorStore
+    ) throws {
+        let store = try openStore()
+        guard let enrolment = try store.enrolment() else {
+            throw PeerError(
+                operation: "starting the LAN between doors",
+                detail: "this kiosk is not enrolled (kioskctl enroll gives it its identity)")
+        }
+        self.context = Context(
+            tenant: enrolment.tenant.rawValue, event: event.rawValue, device: enrolment.deviceID)
+        self.logger = logger
+        self.linksChanged = linksChanged
+        self.applied = applied
+        self.store = store
+        self.pushedThrough = try store.ownPeerItems(after: 0, limit: Int.max).last?.sequence ?? 0
+        // Links from before a restart are down.
+        for sighting in try store.peerSightings() where sighting.linked {
+            var down = sighting
+            down.linked = false
+            try store.recordPeerSighting(down)
+        }
+    }
+
+    /// The doors linked now.
+    public var linkedDevices: [String] { links.keys.sorted() }
+
+    // MARK: links
+
+    /// Runs one authenticated link until it closes: hello, the catch-up both ways, then the items as they come.
+    /// `credential` is the peer's, checked in the TLS handshake.
+    nonisolated func run(
+        _ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, credential: @escaping @Sendable () -> PeerCredential?
+    ) async {
+        let address = channel.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                try await outbound.write(
+                    PeerMessage.hello(
+                        vector: try await self.vector(), sentAt: Int64(Date().timeIntervalSince1970 * 1000)
+                    ).encoded(allocator: channel.channel.allocator))
+                var link: Link?
+                defer { if let link { Task { await self.unlink(link) } } }
+                for try await frame in inbound {
+                    let message = try PeerMessage(decoding: frame)
+                    switch message {
+                    case .hello(let vector, _):
+                        guard link == nil, let peer = credential() else {
+                            throw PeerError(operation: "linking a door", detail: "a second hello, or no credential")
+                        }
+                        let made = await self.link(peer, address: address, outbound: outbound, channel: channel.channel)
+                        link = made
+                        try await self.catchUp(made, vector: vector)
+                    case .items(let items):
+                        guard let link else {
+                            throw PeerError(operation: "linking a door", detail: "items before its hello")
+                        }
+                        try await self.received(items, from: link)
+                    }
+                }
+            }
+        } catch {
+            logger.info("LAN link with \(address) closed: \(error)")
+        }
+    }
+
+    func vector() throws -> PeerVector { try store.peerVector(event: EventID(context.event)) }
+
+    func link(
+        _ peer: PeerCredential, address: String, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        channel: any Channel
+    ) -> Link {
+        nextLinkID += 1
+        let link = Link(id: nextLinkID, credential: peer, address: address, outbound: outbound, channel: channel)
+        if let previous = links[peer.deviceId] {
+            // The same door again (it reconnected before this side saw the old link fail): the new link wins.
+            previous.channel.close(promise: nil)
+        }
+        links[peer.deviceId] = link
+        dialing.remove(peer.deviceId)
+        logger.info("LAN link up with \(peer.door) (\(peer.deviceId)) at \(address)")
+        sighted(peer, address: address)
+        linksChanged(links.count)
+        return link
+    }
+
+    func unlink(_ link: Link) {
+        guard links[link.credential.deviceId]?.id == link.id else { return }
+        links[link.credential.deviceId] = nil
+        logger.info("LAN link down with \(link.credential.door) (\(link.credential.deviceId))")
+        sighted(link.credential, address: link.address)
+        linksChanged(links.count)
+    }
+
+    /// Sends the peer what its vector does not cover, in frames of `itemsPerFrame`.
+    func catchUp(_ link: Link, vector: PeerVector) async throws {
+        let own = PeerVector.Stream(device: context.device, epoch: try store.ownPeerStream()?.epoch ?? "")
+        let items = try store.peerItems(event: EventID(context.event), notCoveredBy: vector, limit: Int.max)
+            .filter { $0.stream == own }
+        var start = 0
+        while start < items.count {
+            let end = min(start + PeerMessage.itemsPerFrame, items.count)
+            try await send(.items(Array(items[start..<end])), to: link)
+            start = end
+        }
+    }
+
+    /// Applies a peer's items. A door speaks for itself only: its credential names its device id, and an item
+    /// under another device's id is dropped (items are not signed by their author, so a relayed one could be
+    /// forged by the door relaying it). A door learns each other door's scans from that door.
+    func received(_ items: [PeerItem], from link: Link) async throws {
+        guard items.count <= PeerMessage.itemsPerFrame else {
+            throw PeerError(operation: "reading a door's items", detail: "\(items.count) in one frame")
+        }
+        let own = items.filter { $0.device == link.credential.deviceId }
+        if own.count < items.count {
+            logger.warning(
+                "dropped \(items.count - own.count) items that \(link.credential.door) sent under another door's id")
+        }
+        let fresh = try store.applyPeerItems(own, at: Date())
+        heard(link.credential, address: link.address)
+        guard !fresh.isEmpty else { return }
+        applied(fresh)
+    }
+
+    func send(_ message: PeerMessage, to link: Link) async throws {
+        try await link.outbound.write(message.encoded(allocator: link.channel.allocator))
+    }
+
+    /// How often a door says something on each link when it has nothing to send (an empty items message).
+    static let keepAliveEvery: Duration = .seconds(5)
+    /// A link silent for this long is closed.
+    static let silentLinkLimit: TimeAmount = .seconds(15)
+
+    /// Tells every link this door is still there.
+    func keepAlive() async {
+        for link in links.values { try? await send(.items([]), to: link) }
+    }
+
+    /// Pushes this door's items made since the last look to every link (the door loop and `kioskctl` commit them
+    /// to the database first; the door never waits for a peer).
+    func pushOwnItems() async throws {
+        let items = try store.ownPeerItems(after: pushedThrough, limit: PeerMessage.itemsPerFrame)
+        guard let last = items.last else { return }
+        pushedThrough = last.sequence
+        for link in links.values { try? await send(.items(items), to: link) }
+    }
+
+    // MARK: sightings
+
+    /// Notes a door heard (an announcement, a link, a message), for `kioskctl status` and the heartbeat.
+    func sighted(_ peer: PeerCredential, address: String) {
+        do {
+            try store.recordPeerSighting(
+                PeerSighting(
+                    device: peer.deviceId, door: peer.door, address: address,
+                    lastHeard: Int64(Date().timeIntervalSince1970 * 1000), linked: links[peer.deviceId] != nil))
+        } catch {
+            logger.warning("could not note the door \(peer.door) seen on the LAN: \(error)")
+        }
+    }
+
+    /// Whether this door should dial `peer` now: it is not linked or being dialed, and of the two doors this one
+    /// has the smaller device id (so each pair makes one link).
+    func shouldDial(_ peer: PeerCredential) -> Bool {
+        guard peer.deviceId != context.device, links[peer.deviceId] == nil, !dialing.contains(peer.deviceId),
+            context.device < peer.deviceId
+        else { return false }
+        dialing.insert(peer.deviceId)
+        return true
+    }
+
+    func dialEnded(_ device: String) { dialing.remove(device) }
+
+    /// Closes every link (shutdown).
+    func closeAll() {
+        for link in links.values { link.channel.close(promise: nil) }
+    }
+}
+
+extension PeerExchange {
+    /// A door was heard (an announcement, a message): noted at most every 10 s per door, or when its address
+    /// changes.
+    func heard(_ peer: PeerCredential, address: String) {
+        let now = Date()
+        if let last = lastNoted[peer.deviceId], last.address == address, now.timeIntervalSince(last.at) < 10 { return }
+        lastNoted[peer.deviceId] = (address, now)
+        sighted(peer, address: address)
+    }
+
+    /// A door announced itself: noted, and whether to dial it now.
+    func announced(_ peer: PeerCredential, address: String) -> Bool {
+        heard(peer, address: address)
+        return shouldDial(peer)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import KioskCore
+import NIOCore
+
+/// What two linked doors say to each other, one JSON message per length-prefixed frame.
+enum PeerMessage: Codable, Equatable, Sendable {
+    /// The first message each side sends: what it holds, and its clock (milliseconds since 1970).
+    case hello(vector: PeerVector, sentAt: Int64)
+    /// Items the other side may not hold: the catch-up after `hello`, then each new one as it is made or learned.
+    case items([PeerItem])
+
+    /// The largest frame a door accepts (a catch-up is sent in chunks well below it).
+    static let maximumFrame = 1 << 20
+    /// Items per catch-up frame.
+    static let itemsPerFrame = 200
+
+    func encoded(allocator: ByteBufferAllocator) throws -> ByteBuffer {
+        allocator.buffer(bytes: try JSONEncoder().encode(self))
+    }
+
+    init(decoding buffer: ByteBuffer) throws(PeerError) {
+        do {
+            self = try JSONDecoder().decode(PeerMessage.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw PeerError(operation: "reading a door's message", detail: "not a message of this protocol: \(error)")
+        }
+    }
+}
+
+/// A door's announcement on the multicast group: its credential, the port it accepts links on, when it was sent,
+/// and a signature with its peer key over all of that, so nobody can announce a door's credential at another
+/// port. The datagram is the body's length (2 bytes, big-endian), the body (JSON), and the signature (DER).
+struct PeerAnnouncement: Codable, Equatable, Sendable {
+    var credential: PeerCredential
+    var port: Int
+    var sentAt: Int64
+
+    static let maximumDatagram = 4096
+}

@@ -1,0 +1,38 @@
+import CheckinAPI
+import Crypto
+import Foundation
+import KioskCore
+import PassFormat
+
+/// This kiosk's peer key pair for the LAN between doors (docs/SYNC.md, "Between doors"): made here once (P-256),
+/// kept in the kiosk's encrypted database; the public half goes to the server at enrolment and with every
+/// heartbeat, and the server answers with the credentials peers check.
+public enum PeerKeys {
+    /// The public key (X9.63, 65 bytes), made and kept on first use.
+    public static func publicKey(store: some SyncStore, at now: Date) throws -> [UInt8] {
+        if let kept = try store.peerIdentity() { return kept.publicKey }
+        let key = P256.Signing.PrivateKey()
+        return try store.savePeerIdentity(
+            privateKey: Array(key.rawRepresentation), publicKey: Array(key.publicKey.x963Representation), at: now
+        ).publicKey
+    }
+
+    /// Keeps the credentials of an answer; a malformed one is dropped (the next heartbeat brings another).
+    static func keep(_ wires: [PeerCredentialWire]?, store: some SyncStore, at now: Date) throws {
+        guard let wires, !wires.isEmpty else { return }
+        try store.savePeerCredentials(wires.compactMap(PeerCredential.init(wire:)), at: now)
+    }
+}
+
+extension PeerCredential {
+    /// The credential of a server's answer, or nil when a field cannot be one.
+    init?(wire: PeerCredentialWire) {
+        guard let version = UInt8(exactly: wire.version), let keyID = KeyID(exactly: wire.keyId),
+            let key = Data(base64Encoded: wire.peerKey), let signature = Data(base64Encoded: wire.signature)
+        else { return nil }
+        self.init(
+            version: version, keyID: keyID, tenant: wire.tenantId, event: wire.eventId, deviceId: wire.deviceId,
+            door: wire.door, peerKey: Array(key), notBefore: wire.notBefore, notAfter: wire.notAfter,
+            signature: Array(signature))
+    }
+}

@@ -1,0 +1,158 @@
+import Crypto
+import DedicatedThreads
+import Foundation
+import KioskCore
+import KioskCrypto
+import KioskStore
+import Logging
+import NIOCore
+import NIOPosix
+import PassFormat
+import TestSupport
+
+@testable import KioskPeers
+
+/// The tenant's signing key in these tests, and the kiosks' trust in it.
+struct Issuer {
+    static let tenant: UInt32 = 7
+    static let event: UInt32 = 42
+    let keyID: KeyID
+    let key: Ed25519PrivateKey
+    var trusted: TrustedKeys
+
+    init(keyID: KeyID = 1000) throws {
+        self.keyID = keyID
+        key = try Ed25519PrivateKey.generate()
+        trusted = TrustedKeys()
+        trusted.trust(try key.publicKey, as: keyID)
+    }
+
+    /// A credential for `device` holding `peerKey`, signed by this issuer.
+    func credential(
+        device: String, door: String, peerKey: [UInt8], event: UInt32 = Issuer.event, validFrom: Date = Date(),
+        hours: Int64 = 24
+    ) throws -> PeerCredential {
+        let from = Int64(validFrom.timeIntervalSince1970)
+        var credential = PeerCredential(
+            keyID: keyID, tenant: Issuer.tenant, event: event, deviceId: device, door: door, peerKey: peerKey,
+            notBefore: from, notAfter: from + hours * 3600)
+        credential.signature = try key.sign(credential.signedMessage)
+        return credential
+    }
+}
+
+/// One door of these tests, in this process: an enrolled store, its exchange and its TLS listener on loopback.
+final class PeerNode: Sendable {
+    let device: String
+    let door: String
+    let path: String
+    let key: DatabaseKey
+    let exchange: PeerExchange
+    let network: PeerNetwork
+    let port: Int
+    let accepting: Task<Void, any Error>
+    let pushing: Task<Void, any Error>
+
+    static let roster = (1...20).map { n in
+        RosterGuest(
+            guest: GuestID(bytes: [UInt8](repeating: UInt8(n), count: GuestID.byteCount))!,
+            tenant: TenantID(Issuer.tenant), event: EventID(Issuer.event), name: "Guest \(n)",
+            email: "guest\(n)@example.org", partySize: 1, status: .active, notes: "")
+    }
+
+    /// A door whose credential `credential` makes from its peer key (a valid one by default), with `issuer`'s key
+    /// trusted. `forgedKey`: the certificate is made with another key than the credential's.
+    init(
+        device: String, door: String, issuer: Issuer,
+        credential: ((_ peerKey: [UInt8]) throws -> PeerCredential)? = nil, forgedKey: Bool = false,
+        applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in }
+    ) async throws {
+        self.device = device
+        self.door = door
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("peers-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        path = folder + "/kiosk.db"
+        key = DatabaseKey.random()
+        let store = try SQLiteDoorStore(path: path, mode: .createIfMissing, key: key)
+        try store.upsertGuests(Self.roster)
+        try store.saveEnrolment(
+            SyncEnrolment(
+                serverURL: "https://checkin.invalid", deviceID: device, token: "token-\(device)",
+                tenant: TenantID(Issuer.tenant), queueEpoch: "epoch-\(device)", caFile: nil, enrolledAt: Date()))
+        let pair = PeerIdentity.newKeyPair()
+        try store.savePeerIdentity(privateKey: pair.privateKey, publicKey: pair.publicKey, at: Date())
+        let made =
+            try credential?(pair.publicKey) ?? issuer.credential(device: device, door: door, peerKey: pair.publicKey)
+        try store.savePeerCredentials([made], at: Date())
+        var logger = Logger(label: "peers-\(door)")
+        logger.logLevel = .critical
+        exchange = try PeerExchange(event: EventID(Issuer.event), logger: logger, applied: applied) { store }
+        let holder = PeerIdentityHolder()
+        if forgedKey {
+            try holder.install(PeerIdentity(key: P256.Signing.PrivateKey(), credential: made, checkingKey: false))
+        } else {
+            try holder.install(try PeerIdentity(privateKey: pair.privateKey, credential: made))
+        }
+        network = PeerNetwork(
+            exchange: exchange, holder: holder,
+            context: await exchange.context,
+            settings: PeerSettings(port: 0, interface: "127.0.0.1"), verifier: issuer.trusted, logger: logger,
+            group: MultiThreadedEventLoopGroup.singleton)
+        let (server, port) = try await network.listen()
+        self.port = port
+        let network = self.network
+        accepting = Task(executorPreference: ThreadExecutor.testServers) { try await network.accept(server) }
+        let exchange = self.exchange
+        pushing = Task(executorPreference: ThreadExecutor.testServers) {
+            var lastSaid = ContinuousClock.now
+            while true {
+                try await Task.sleep(for: .milliseconds(20))
+                try await exchange.pushOwnItems()
+                if ContinuousClock.now - lastSaid >= PeerExchange.keepAliveEvery {
+                    await exchange.keepAlive()
+                    lastSaid = ContinuousClock.now
+                }
+            }
+        }
+    }
+
+    /// Another connection to this door's database.
+    func openStore() throws -> SQLiteDoorStore { try SQLiteDoorStore(path: path, mode: .openExisting, key: key) }
+
+    /// Dials `other` and runs the link in the background.
+    /// Dials `other` and runs the link in the background; the task ends when the link does (or fails to be made).
+    @discardableResult
+    func dial(_ other: PeerNode) -> Task<Void, Never> {
+        let network = self.network
+        return Task(executorPreference: ThreadExecutor.testServers) {
+            await network.dial(host: "127.0.0.1", port: other.port, device: other.device)
+        }
+    }
+
+    /// Admits `guest` here as the door loop does (check-in, queue and audit in one transaction).
+    func admit(_ guest: RosterGuest, at time: Date = Date()) throws {
+        let checkIn = CheckIn(guest: guest.guest, event: guest.event, door: door, at: time, arrived: 1, source: .camera)
+        _ = try openStore().record(
+            checkIn: checkIn,
+            attempt: ScanAttempt(
+                at: time, door: door, source: .camera, payload: guest.guest.text, guest: guest.guest,
+                verdict: "admitted", reason: "valid pass"))
+    }
+
+    func stop() async {
+        await exchange.closeAll()
+        accepting.cancel()
+        pushing.cancel()
+    }
+}
+
+/// Waits up to `seconds` for `condition`: a bound for a loaded machine (the whole suite on 2 cores), not a
+/// measure.
+func eventually(seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
