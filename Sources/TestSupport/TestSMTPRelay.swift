@@ -63,7 +63,12 @@ public final class TestSMTPRelay: @unchecked Sendable {
         self.input = input
     }
 
-    deinit { stop() }
+    /// Never waits: a relay dropped on the cooperative pool must not hold a thread of it.
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.terminateWithoutWaiting()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 
     /// `start` from async code: the wait for the relay's port is on a thread of its own, not the cooperative
     /// pool's (Swift picks this in async code).
@@ -141,10 +146,14 @@ public final class TestSMTPRelay: @unchecked Sendable {
         }
     }
 
-    /// Stops the relay (closing its standard input ends it) and removes its folder. Called by `deinit` too.
+    /// Stops the relay and removes its folder. SIGTERM, not only the end of its standard input: a child process
+    /// started by another test at the same moment may hold a copy of that pipe's writing end, and then the relay
+    /// never saw the end, and `waitUntilExit` (which spins on Linux) held a thread of the cooperative pool for
+    /// good. With two such relays in one run, both threads spun and the whole suite stalled (a CI run, 27 Nov).
     public func stop() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
+        process.terminate()
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }
