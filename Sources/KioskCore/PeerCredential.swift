@@ -74,7 +74,9 @@ public struct PeerCredential: Hashable, Sendable, Codable {
         public var description: String {
             switch self {
             case .unknownVersion(let v): "peer credential version \(v) is not known to this kiosk"
-            case .untrustedKey(let id): "peer credential signed with key \(id), which this kiosk does not trust"
+            case .untrustedKey(let id):
+                "peer credential signed with key \(id), which this kiosk does not trust: add the server's keys to "
+                    + "kiosk.conf (the trusted_key lines `checkin-server signing-keys --tenant N` prints)"
             case .badSignature: "peer credential's signature does not verify"
             case .otherEvent(let tenant, let event): "peer credential is for tenant \(tenant) event \(event)"
             case .notYetValid: "peer credential is not valid yet (check the clocks)"

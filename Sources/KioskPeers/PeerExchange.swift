@@ -172,6 +172,8 @@ public actor PeerExchange {
         guard items.count <= PeerMessage.itemsPerFrame else {
             throw PeerError(operation: "reading a door's items", detail: "\(items.count) in one frame")
         }
+        // An empty message is the peer's keep-alive: nothing to write.
+        guard !items.isEmpty else { return }
         let own = items.filter { $0.device == link.credential.deviceId }
         if own.count < items.count {
             logger.warning(

@@ -64,7 +64,7 @@ public struct PeerService: Service {
     func runOnce() async throws {
         let exchange = try PeerExchange(
             event: event, logger: logger, linksChanged: linksChanged, applied: applied, openStore: openStore)
-        let context = await exchange.context
+        let context = exchange.context
         let holder = PeerIdentityHolder()
         while holder.current == nil {
             do {
