@@ -73,7 +73,7 @@ public actor PeerExchange {
         self.linksChanged = linksChanged
         self.applied = applied
         self.store = store
-        self.pushedThrough = try store.ownPeerItems(after: 0, limit: Int.max).last?.sequence ?? 0
+        self.pushedThrough = try store.ownPeerSequence()
         // Links from before a restart are down.
         for sighting in try store.peerSightings() where sighting.linked {
             var down = sighting

@@ -82,6 +82,16 @@ extension SQLiteDoorStore {
         return PeerVector.Stream(device: try row.text(Column("device")), epoch: try row.text(Column("epoch")))
     }
 
+    /// The highest sequence of this kiosk's own items, 0 if none: where the LAN's push loop starts.
+    public func ownPeerSequence() throws -> Int64 {
+        try read("reading the kiosk's last own item") { db in
+            guard let own = try Self.ownPeerStream(db)?.stream else { return 0 }
+            return try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(sequence) FROM peer_items WHERE device = ? AND epoch = ?"),
+                arguments: [own.device, own.epoch]) ?? 0
+        }
+    }
+
     /// This kiosk's own items (its enrolment's stream, every event) with a sequence above `sequence`, in order,
     /// at most `limit`: what the push loop sends its peers as the door commits them. None before enrolment.
     public func ownPeerItems(after sequence: Int64, limit: Int) throws -> [PeerItem] {

@@ -84,6 +84,7 @@ struct PeerItemsTests {
         #expect(try store.ownPeerItems(after: 0, limit: 10) == [checkIn, revert])
         #expect(try store.ownPeerItems(after: queued[0].sequence, limit: 10) == [revert])
         #expect(try store.ownPeerItems(after: 0, limit: 1) == [checkIn])
+        #expect(try store.ownPeerSequence() == queued[1].sequence)
 
         // The upload takes them out of the queue; they stay for the peers.
         try store.markSynced(sequences: queued.map(\.sequence))
