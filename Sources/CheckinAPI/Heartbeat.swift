@@ -58,10 +58,17 @@ public struct HeartbeatAnswer: Codable, Equatable, Sendable {
     public var events: [EventRequirement]
     /// Fresh peer credentials, one per event, when the heartbeat carried a `peerKey`.
     public var peerCredentials: [PeerCredentialWire]?
+    /// With the credentials: the devices of the kiosk's events revoked while a credential of theirs may still be
+    /// valid, each signed, so doors refuse and pass on the revocation (docs/SYNC.md, "As built on the LAN").
+    public var revocations: [DeviceRevocationWire]?
 
-    public init(serverTime: Date, events: [EventRequirement], peerCredentials: [PeerCredentialWire]? = nil) {
+    public init(
+        serverTime: Date, events: [EventRequirement], peerCredentials: [PeerCredentialWire]? = nil,
+        revocations: [DeviceRevocationWire]? = nil
+    ) {
         self.serverTime = serverTime
         self.events = events
         self.peerCredentials = peerCredentials
+        self.revocations = revocations
     }
 }

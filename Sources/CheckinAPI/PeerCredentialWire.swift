@@ -33,3 +33,24 @@ public struct PeerCredentialWire: Codable, Equatable, Sendable {
         self.signature = signature
     }
 }
+
+/// A device's revocation on the wire: the server's signed statement that `deviceId` was revoked at `revokedAt`
+/// (seconds since 1970), for `eventId` of `tenantId`. Doors refuse its peer credentials issued until then.
+public struct DeviceRevocationWire: Codable, Equatable, Sendable {
+    public var keyId: Int
+    public var tenantId: UInt32
+    public var eventId: UInt32
+    public var deviceId: String
+    public var revokedAt: Int64
+    /// Base64 of the 64-byte Ed25519 signature.
+    public var signature: String
+
+    public init(keyId: Int, tenantId: UInt32, eventId: UInt32, deviceId: String, revokedAt: Int64, signature: String) {
+        self.keyId = keyId
+        self.tenantId = tenantId
+        self.eventId = eventId
+        self.deviceId = deviceId
+        self.revokedAt = revokedAt
+        self.signature = signature
+    }
+}

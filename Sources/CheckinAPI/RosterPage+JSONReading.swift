@@ -73,6 +73,8 @@ struct JSONReader {
         var status: GuestStatus?
         var version: Int64?
         var checkIn: CheckInSummary?
+        var signature: String?
+        var signedBy: Int?
         try object { reader, key in
             switch key {
             case "id": id = try reader.string()
@@ -88,6 +90,8 @@ struct JSONReader {
                 status = value
             case "version": version = try reader.int()
             case "checkIn": checkIn = try reader.null() ? nil : try reader.checkInSummary()
+            case "signature": signature = try reader.optionalString()
+            case "signedBy": signedBy = try reader.optionalInt().map { Int($0) }
             default: return false
             }
             return true
@@ -97,7 +101,8 @@ struct JSONReader {
         }
         return GuestRecord(
             id: id, name: name, email: email, phone: phone, partySize: partySize, accessType: accessType,
-            checkInNote: checkInNote, arrivalAlert: arrivalAlert, status: status, version: version, checkIn: checkIn)
+            checkInNote: checkInNote, arrivalAlert: arrivalAlert, status: status, version: version, checkIn: checkIn,
+            signature: signature, signedBy: signedBy)
     }
 
     mutating func checkInSummary() throws -> CheckInSummary {

@@ -41,6 +41,8 @@ extension GuestRecord {
         json.field("name", name)
         json.field("partySize", Int64(partySize))
         if let phone { json.field("phone", phone) }
+        if let signature { json.field("signature", signature) }
+        if let signedBy { json.field("signedBy", Int64(signedBy)) }
         json.field("status", status.rawValue)
         json.field("version", version)
         json.close()

@@ -16,11 +16,17 @@ public struct GuestRecord: Codable, Equatable, Sendable {
     public var version: Int64
     /// The guest's one check-in at this event, at whichever door.
     public var checkIn: CheckInSummary?
+    /// On a delta's rows: the server's Ed25519 signature (base64) of the row as a kiosk keeps it
+    /// (`GuestNotice`), by the tenant's pass-signing key `signedBy`, so the kiosk can pass the change on to its
+    /// peers on the venue LAN and they can tell it is the server's.
+    public var signature: String?
+    public var signedBy: Int?
 
     public init(
         id: String, name: String, email: String? = nil, phone: String? = nil, partySize: Int = 1,
         accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil,
-        status: GuestStatus = .active, version: Int64, checkIn: CheckInSummary? = nil
+        status: GuestStatus = .active, version: Int64, checkIn: CheckInSummary? = nil, signature: String? = nil,
+        signedBy: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -33,6 +39,8 @@ public struct GuestRecord: Codable, Equatable, Sendable {
         self.status = status
         self.version = version
         self.checkIn = checkIn
+        self.signature = signature
+        self.signedBy = signedBy
     }
 }
 

@@ -11,13 +11,16 @@ public struct Device: Equatable, Sendable {
     public var queueEpoch: String
     public var enrolledAt: Date
     public var revoked: Bool
+    /// When it was revoked (nil: not revoked, or a store that does not say).
+    public var revokedAt: Date?
     /// The latest heartbeat, if any.
     public var lastReport: DeviceReport?
     public var lastSeenAt: Date?
 
     public init(
         id: String, tenant: TenantID, door: String, kioskVersion: String, queueEpoch: String,
-        enrolledAt: Date, revoked: Bool = false, lastReport: DeviceReport? = nil, lastSeenAt: Date? = nil
+        enrolledAt: Date, revoked: Bool = false, revokedAt: Date? = nil, lastReport: DeviceReport? = nil,
+        lastSeenAt: Date? = nil
     ) {
         self.id = id
         self.tenant = tenant
@@ -25,7 +28,8 @@ public struct Device: Equatable, Sendable {
         self.kioskVersion = kioskVersion
         self.queueEpoch = queueEpoch
         self.enrolledAt = enrolledAt
-        self.revoked = revoked
+        self.revoked = revoked || revokedAt != nil
+        self.revokedAt = revokedAt
         self.lastReport = lastReport
         self.lastSeenAt = lastSeenAt
     }

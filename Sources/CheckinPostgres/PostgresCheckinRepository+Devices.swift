@@ -31,7 +31,7 @@ extension PostgresCheckinRepository {
             door: try row["door"].decode(String.self), kioskVersion: try row["kiosk_version"].decode(String.self),
             queueEpoch: try row["queue_epoch"].decode(String.self),
             enrolledAt: try row["enrolled_at"].decode(Date.self),
-            revoked: try row["revoked_at"].decode(Date?.self) != nil, lastReport: report,
+            revokedAt: try row["revoked_at"].decode(Date?.self), lastReport: report,
             lastSeenAt: try row["last_seen_at"].decode(Date?.self))
     }
 

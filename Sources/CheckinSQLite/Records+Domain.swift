@@ -48,7 +48,7 @@ extension DeviceRow {
         }
         return Device(
             id: id, tenant: TenantID(UInt32(tenantId)), door: door, kioskVersion: kioskVersion,
-            queueEpoch: queueEpoch, enrolledAt: enrolledAt, revoked: revokedAt != nil, lastReport: report,
+            queueEpoch: queueEpoch, enrolledAt: enrolledAt, revokedAt: revokedAt, lastReport: report,
             lastSeenAt: lastSeenAt)
     }
 }

@@ -10,8 +10,11 @@ import PassFormat
 /// "Between doors"), at enrolment and with every heartbeat: one per event of the device, signed with the
 /// tenant's newest pass-signing key, valid for `PeerCredential.validity` (24 hours) from now.
 ///
-/// There is no revocation list for credentials: a revoked device's token is refused, so it can neither
-/// heartbeat nor get a new credential, and the last one it holds lapses within 24 hours.
+/// A revoked device's token is refused, so it can neither heartbeat nor get a new credential; the last one it
+/// holds would stand until it lapses, so each heartbeat's answer also carries the signed revocations of the
+/// event's devices whose credentials may still be valid (`revocations`), which the doors refuse and pass on. And
+/// the rows of a roster delta are signed (`signedRows`), so a door can pass a cancellation or a walk-in on to
+/// peers that cannot reach the server.
 struct PeerCredentialIssuer {
     let repository: any CheckinRepository
 
@@ -45,6 +48,54 @@ struct PeerCredentialIssuer {
                 notAfter: notBefore + PeerCredential.validity)
             credential.signature = try signer.sign(credential.signedMessage)
             return PeerCredentialWire(issued: credential)
+        }
+    }
+
+    /// The signed revocations of `events`' devices revoked while a credential of theirs may still be valid (one
+    /// issued at their last contact, `PeerCredential.validity` ago or later).
+    func revocations(tenant: TenantID, events: [EventID], at now: Date) async throws -> [DeviceRevocationWire] {
+        var revoked: [(EventID, Device, Date)] = []
+        for event in events {
+            for entry in try await repository.devices(event: event) {
+                let device = entry.device
+                guard device.tenant == tenant, let at = device.revokedAt else { continue }
+                let lastContact = max(device.lastSeenAt ?? device.enrolledAt, at)
+                guard now.timeIntervalSince(lastContact) <= Double(PeerCredential.validity) + 300 else { continue }
+                revoked.append((event, device, at))
+            }
+        }
+        guard !revoked.isEmpty else { return [] }
+        let key = try await newestSigningKey(tenant: tenant, at: now)
+        let signer = try Ed25519PrivateKey(pem: key.privateKeyPEM, name: "signing key \(key.keyID)")
+        return try revoked.map { event, device, at in
+            var revocation = DeviceRevocation(
+                keyID: key.keyID, tenant: tenant.rawValue, event: event.rawValue, deviceId: device.id,
+                revokedAt: Int64(at.timeIntervalSince1970.rounded(.up)))
+            revocation.signature = try signer.sign(revocation.signedMessage)
+            return DeviceRevocationWire(issued: revocation)
+        }
+    }
+
+    /// A delta's rows, each with the server's signature of the row as a kiosk keeps it (`GuestNotice`). A row
+    /// whose id is not a pass code stays unsigned (kiosks skip it).
+    func signedRows(_ records: [GuestRecord], tenant: TenantID, event: EventID, at now: Date) async throws
+        -> [GuestRecord]
+    {
+        guard !records.isEmpty else { return records }
+        let key = try await newestSigningKey(tenant: tenant, at: now)
+        let signer = try Ed25519PrivateKey(pem: key.privateKeyPEM, name: "signing key \(key.keyID)")
+        return try records.map { record in
+            guard
+                let guest = RosterGuest(
+                    serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
+                    partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                    arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled)
+            else { return record }
+            let notice = GuestNotice(keyID: key.keyID, guest: guest, version: record.version)
+            var signed = record
+            signed.signature = Data(try signer.sign(notice.signedMessage)).base64EncodedString()
+            signed.signedBy = Int(key.keyID)
+            return signed
         }
     }
 

@@ -14,3 +14,12 @@ extension PeerCredentialWire {
             notAfter: credential.notAfter, signature: Data(credential.signature).base64EncodedString())
     }
 }
+
+extension DeviceRevocationWire {
+    init(issued revocation: DeviceRevocation) {
+        self.init(
+            keyId: Int(revocation.keyID), tenantId: revocation.tenant, eventId: revocation.event,
+            deviceId: revocation.deviceId, revokedAt: revocation.revokedAt,
+            signature: Data(revocation.signature).base64EncodedString())
+    }
+}

@@ -96,7 +96,9 @@ struct PeerDiscovery: Sendable {
             return
         }
         let peer = announcement.credential
-        guard peer.deviceId != context.device, let host = sender.ipAddress else { return }
+        guard peer.deviceId != context.device, !network.exchange.revocations.revokes(peer),
+            let host = sender.ipAddress
+        else { return }
         let exchange = network.exchange
         let network = self.network
         tasks.addTask {

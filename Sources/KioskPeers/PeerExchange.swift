@@ -45,6 +45,8 @@ public actor PeerExchange {
 
     let context: Context
     let store: SQLiteDoorStore
+    /// The kiosk's trusted pass keys: the server's notices a peer passes on are checked with them.
+    let verifier: any PassSignatureVerifier
     let logger: Logger
     let linksChanged: @Sendable (Int) -> Void
     /// Told of the items each message from a peer brought that were new here (the benchmark's and tests' clock).
@@ -55,10 +57,16 @@ public actor PeerExchange {
     var lastNoted: [String: (address: String, at: Date)] = [:]
     /// The highest sequence of this door's own items already pushed to the links.
     var pushedThrough: Int64 = 0
+    /// The last guest row and revocation (their order of arrival here) already pushed to the links.
+    var guestsPushedThrough: Int64 = 0
+    var revocationsPushedThrough: Int64 = 0
+    /// The devices the server revoked: their links are refused and closed.
+    nonisolated let revocations = PeerRevocations()
 
     /// Opens the exchange of the enrolled kiosk whose database `openStore` opens, for `event`.
     public init(
-        event: EventID, logger: Logger, linksChanged: @escaping @Sendable (Int) -> Void = { _ in },
+        event: EventID, verifier: any PassSignatureVerifier, logger: Logger,
+        linksChanged: @escaping @Sendable (Int) -> Void = { _ in },
         applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in }, openStore: () throws -> SQLiteDoorStore
     ) throws {
         let store = try openStore()
@@ -69,11 +77,16 @@ public actor PeerExchange {
         }
         self.context = Context(
             tenant: enrolment.tenant.rawValue, event: event.rawValue, device: enrolment.deviceID)
+        self.verifier = verifier
         self.logger = logger
         self.linksChanged = linksChanged
         self.applied = applied
         self.store = store
         self.pushedThrough = try store.ownPeerSequence()
+        let kept = try store.revocations(event: event)
+        revocations.note(kept.map(\.notice))
+        revocationsPushedThrough = kept.last?.id ?? 0
+        guestsPushedThrough = try store.guestNotices(event: event, after: 0, limit: .max).last?.id ?? 0
         // Links from before a restart are down.
         for sighting in try store.peerSightings() where sighting.linked {
             var down = sighting
@@ -116,6 +129,16 @@ public actor PeerExchange {
                             throw PeerError(operation: "linking a door", detail: "items before its hello")
                         }
                         try await self.received(items, from: link)
+                    case .guests(let notices):
+                        guard let link else {
+                            throw PeerError(operation: "linking a door", detail: "guest rows before its hello")
+                        }
+                        try await self.received(notices, from: link)
+                    case .revocations(let notices):
+                        guard let link else {
+                            throw PeerError(operation: "linking a door", detail: "revocations before its hello")
+                        }
+                        try await self.received(notices, from: link)
                     }
                 }
             }
@@ -163,6 +186,18 @@ public actor PeerExchange {
             try await send(.items(Array(items[start..<end])), to: link)
             start = end
         }
+        // Then every guest row and revocation held: few (the changes of the event since its rosters were
+        // downloaded), and a door new to the LAN may have missed any of them.
+        var after: Int64 = 0
+        while true {
+            let kept = try store.guestNotices(
+                event: EventID(context.event), after: after, limit: PeerMessage.noticesPerFrame)
+            guard let last = kept.last else { break }
+            try await send(.guests(kept.map(\.notice)), to: link)
+            after = last.id
+        }
+        let revoked = try store.revocations(event: EventID(context.event)).map(\.notice)
+        if !revoked.isEmpty { try await send(.revocations(revoked), to: link) }
     }
 
     /// Applies a peer's items. A door speaks for itself only: its credential names its device id, and an item
@@ -183,6 +218,78 @@ public actor PeerExchange {
         heard(link.credential, address: link.address)
         guard !fresh.isEmpty else { return }
         applied(fresh)
+    }
+
+    /// Takes the server's guest rows a peer passed on: each checked (signed by a trusted key, for this event), the
+    /// new ones kept and applied to the roster (`applyGuestNotices`); the push passes those on to the other links.
+    func received(_ notices: [GuestNotice], from link: Link) async throws {
+        guard notices.count <= PeerMessage.noticesPerFrame else {
+            throw PeerError(operation: "reading a door's guest rows", detail: "\(notices.count) in one frame")
+        }
+        let checked = self.checked(notices, from: link)
+        guard !checked.isEmpty else { return }
+        let fresh = try store.applyGuestNotices(checked, at: Date())
+        heard(link.credential, address: link.address)
+        if !fresh.isEmpty {
+            logger.info("LAN: \(fresh.count) roster changes from \(link.credential.door) (signed by the server)")
+        }
+    }
+
+    /// Takes the server's revocations a peer passed on, checked like guest rows; a link with a device now revoked
+    /// is closed.
+    func received(_ notices: [DeviceRevocation], from link: Link) async throws {
+        guard notices.count <= PeerMessage.noticesPerFrame else {
+            throw PeerError(operation: "reading a door's revocations", detail: "\(notices.count) in one frame")
+        }
+        let checked = self.checked(notices, from: link)
+        guard !checked.isEmpty else { return }
+        let fresh = try store.keepRevocations(checked, at: Date())
+        heard(link.credential, address: link.address)
+        noteRevoked(fresh)
+    }
+
+    /// The notices that are the server's for this event; the others are dropped and logged (a peer that sends
+    /// one has altered or forged it).
+    func checked<Notice: PeerNotice>(_ notices: [Notice], from link: Link) -> [Notice] {
+        var refused: PeerNoticeRefusal?
+        let checked = notices.filter { notice in
+            let refusal = notice.check(tenant: context.tenant, event: context.event, verifier: verifier)
+            if let refusal { refused = refusal }
+            return refusal == nil
+        }
+        if let refused {
+            logger.warning(
+                "dropped \(notices.count - checked.count) notices from \(link.credential.door): \(refused)")
+        }
+        return checked
+    }
+
+    /// Notes revocations and closes the links of the devices they revoke.
+    func noteRevoked(_ fresh: [DeviceRevocation]) {
+        guard !fresh.isEmpty else { return }
+        revocations.note(fresh)
+        for link in links.values where revocations.revokes(link.credential) {
+            logger.warning("LAN: closing the link with \(link.credential.door): the server revoked it")
+            link.channel.close(promise: nil)
+        }
+    }
+
+    /// Pushes the guest rows and revocations kept since the last look (fetched by this door's sync, or passed on
+    /// by a peer) to every link; a peer that has one already keeps it once.
+    func pushNotices() async throws {
+        let event = EventID(context.event)
+        let guests = try store.guestNotices(
+            event: event, after: guestsPushedThrough, limit: PeerMessage.noticesPerFrame)
+        if let last = guests.last {
+            guestsPushedThrough = last.id
+            for link in links.values { try? await send(.guests(guests.map(\.notice)), to: link) }
+        }
+        let revoked = try store.revocations(event: event, after: revocationsPushedThrough)
+        if let last = revoked.last {
+            revocationsPushedThrough = last.id
+            noteRevoked(revoked.map(\.notice))
+            for link in links.values { try? await send(.revocations(revoked.map(\.notice)), to: link) }
+        }
     }
 
     func send(_ message: PeerMessage, to link: Link) async throws {

@@ -8,11 +8,19 @@ enum PeerMessage: Codable, Equatable, Sendable {
     case hello(vector: PeerVector, sentAt: Int64)
     /// Items the other side may not hold: the catch-up after `hello`, then each new one as it is made or learned.
     case items([PeerItem])
+    /// Guest rows of the server's deltas (cancellations, walk-ins, edits), each signed by the server: the catch-up
+    /// after `hello`, then each new one a door fetched or was passed. Passed on between doors (a door cannot forge
+    /// or alter one).
+    case guests([GuestNotice])
+    /// The server's signed revocations of devices, passed on like the guest rows.
+    case revocations([DeviceRevocation])
 
     /// The largest frame a door accepts (a catch-up is sent in chunks well below it).
     static let maximumFrame = 1 << 20
     /// Items per catch-up frame.
     static let itemsPerFrame = 200
+    /// Guest rows or revocations per frame (a row is at most some 7 KB of JSON: 100 stay well below a frame).
+    static let noticesPerFrame = 100
 
     func encoded(allocator: ByteBufferAllocator) throws -> ByteBuffer {
         allocator.buffer(bytes: try JSONEncoder().encode(self))

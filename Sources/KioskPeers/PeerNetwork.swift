@@ -31,6 +31,11 @@ struct PeerNetwork: Sendable {
             guard credential.deviceId != context.device else {
                 throw PeerError(operation: "checking a door's LAN certificate", detail: "it is this door's own")
             }
+            guard !exchange.revocations.revokes(credential) else {
+                throw PeerError(
+                    operation: "checking a door's LAN certificate",
+                    detail: "the server revoked \(credential.door) (\(credential.deviceId))")
+            }
             peer.set(credential)
             return .certificateVerified
         } catch {

@@ -63,7 +63,8 @@ public struct PeerService: Service {
 
     func runOnce() async throws {
         let exchange = try PeerExchange(
-            event: event, logger: logger, linksChanged: linksChanged, applied: applied, openStore: openStore)
+            event: event, verifier: verifier, logger: logger, linksChanged: linksChanged, applied: applied,
+            openStore: openStore)
         let context = exchange.context
         let holder = PeerIdentityHolder()
         while holder.current == nil {
@@ -98,6 +99,7 @@ public struct PeerService: Service {
                 while true {
                     try await Task.sleep(for: settings.pollEvery)
                     try await exchange.pushOwnItems()
+                    try await exchange.pushNotices()
                     if ContinuousClock.now - lastSaid >= PeerExchange.keepAliveEvery {
                         await exchange.keepAlive()
                         lastSaid = ContinuousClock.now

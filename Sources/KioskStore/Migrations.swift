@@ -9,7 +9,7 @@
 enum Migrations {
     static let all: [Migration] = [
         createTables, rosterWords, syncState, rosterSync, reverts, clockOffsetUncertainty, doubleEntries,
-        personalDataRetention, lanPeers,
+        personalDataRetention, lanPeers, peerNotices,
     ]
 
     static let createTables = Migration(
@@ -272,5 +272,33 @@ enum Migrations {
                     NEW.arrived, NEW.source, NEW.reverts, clock_offset_ms, NEW.at
                 FROM sync_enrolment WHERE id = 1;
             END;
+            """)
+
+    /// What the server says that doors pass on to each other (docs/SYNC.md, "As built on the LAN"), each kept as
+    /// signed (`notice`, JSON): the newest signed row of each guest a delta brought (a cancellation, a walk-in, an
+    /// edit), and the revocation of each device the server revoked. `id` orders them as they arrived, for the
+    /// push to linked doors.
+    static let peerNotices = Migration(
+        number: 10, name: "LAN peer notices",
+        sql: """
+            CREATE TABLE peer_guest_notices (
+                id          INTEGER PRIMARY KEY,
+                event       INTEGER NOT NULL,
+                guest_id    TEXT    NOT NULL,
+                version     INTEGER NOT NULL,
+                notice      TEXT    NOT NULL,
+                received_at INTEGER NOT NULL,
+                UNIQUE (event, guest_id)
+            );
+
+            CREATE TABLE peer_revocations (
+                id          INTEGER PRIMARY KEY,
+                event       INTEGER NOT NULL,
+                device      TEXT    NOT NULL,
+                revoked_at  INTEGER NOT NULL,
+                notice      TEXT    NOT NULL,
+                received_at INTEGER NOT NULL,
+                UNIQUE (event, device)
+            );
             """)
 }

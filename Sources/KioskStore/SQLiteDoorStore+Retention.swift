@@ -70,6 +70,8 @@ extension SQLiteDoorStore {
                         """, arguments: [raw])
                 let guests = db.changesCount
                 try db.execute(sql: "DELETE FROM roster_words WHERE event = ?", arguments: [raw])
+                // The server's signed rows kept to pass on to peers carry names too.
+                try db.execute(sql: "DELETE FROM peer_guest_notices WHERE event = ?", arguments: [raw])
                 try db.execute(sql: "UPDATE tombstones SET reason = '' WHERE event = ?", arguments: [raw])
                 // What staff typed at the door is audited as they typed it, and a roster search types a name: the
                 // typed text of the event's guests' manual entries goes, and of manual entries that matched no one

@@ -24,6 +24,27 @@ public enum PeerKeys {
     }
 }
 
+extension PeerKeys {
+    /// Keeps the revocations of a heartbeat's answer (the LAN refuses those devices and passes them on); a
+    /// malformed one is dropped.
+    static func keep(_ wires: [DeviceRevocationWire]?, store: some SyncStore, at now: Date) throws {
+        guard let wires, !wires.isEmpty else { return }
+        try store.keepRevocations(wires.compactMap(DeviceRevocation.init(wire:)), at: now)
+    }
+}
+
+extension DeviceRevocation {
+    /// The revocation of a server's answer, or nil when a field cannot be one.
+    init?(wire: DeviceRevocationWire) {
+        guard let keyID = KeyID(exactly: wire.keyId), let signature = Data(base64Encoded: wire.signature) else {
+            return nil
+        }
+        self.init(
+            keyID: keyID, tenant: wire.tenantId, event: wire.eventId, deviceId: wire.deviceId,
+            revokedAt: wire.revokedAt, signature: Array(signature))
+    }
+}
+
 extension PeerCredential {
     /// The credential of a server's answer, or nil when a field cannot be one.
     init?(wire: PeerCredentialWire) {

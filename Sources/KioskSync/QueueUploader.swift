@@ -76,6 +76,7 @@ public struct QueueUploader {
         }
         try store.recordPersonalDataPurgeDates(purgeDates)
         try PeerKeys.keep(exchange.answer.peerCredentials, store: store, at: exchange.receivedAt)
+        try PeerKeys.keep(exchange.answer.revocations, store: store, at: exchange.receivedAt)
     }
 
     mutating func noteContact(serverTime: Date, _ sentAt: Date, _ receivedAt: Date, _ store: some SyncStore) throws {

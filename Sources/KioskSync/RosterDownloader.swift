@@ -3,6 +3,8 @@ import KioskCore
 import KioskStore
 import PassFormat
 
+import struct Foundation.Data
+
 /// Brings the kiosk's roster up to date with the server: the first download a page at a time (resuming after
 /// the last page applied), then the rows changed since the change cursor. Each page is applied with the cursor
 /// after it in one transaction (`SyncStore.applyRosterPage`).
@@ -139,6 +141,8 @@ public struct RosterDownloader: Sendable {
             let (updates, invalid) = updates(answer.guests)
             report.invalid += invalid
             report.add(try store.applyRosterPage(PreparedRosterPage(updates), state: state, at: clock.now()))
+            // The server's signed rows, kept to pass on to doors that cannot reach it (KioskPeers).
+            try store.keepGuestNotices(notices(answer.guests), at: clock.now())
             report.pages += 1
             report.changes += answer.guests.count
         } while page != nil
@@ -149,18 +153,16 @@ public struct RosterDownloader: Sendable {
     func updates(_ records: [GuestRecord]) -> (updates: [RosterUpdate], invalid: Int) {
         var invalid = 0
         let updates = records.compactMap { record -> RosterUpdate? in
-            guard let id = GuestID(text: record.id) else {
+            guard
+                let guest = RosterGuest(
+                    serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
+                    partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                    arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled)
+            else {
                 invalid += 1
                 return nil
             }
-            let notes = [
-                record.accessType, record.checkInNote, record.arrivalAlert.map { "ALERT: \($0)" },
-            ].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " · ")
-            let sizes = RosterGuest.partySizes
-            let guest = RosterGuest(
-                guest: id, tenant: tenant, event: event, name: record.name, email: record.email ?? "",
-                partySize: min(max(record.partySize, sizes.lowerBound), sizes.upperBound),
-                status: record.status == .cancelled ? .cancelled : .active, notes: notes)
+            let id = guest.guest
             let checkIn = record.checkIn.map {
                 CheckIn(guest: id, event: event, door: $0.door, at: $0.at, arrived: max(0, $0.arrived), source: .camera)
             }
@@ -171,6 +173,20 @@ public struct RosterDownloader: Sendable {
             return RosterUpdate(guest: guest, version: record.version, checkIn: checkIn, checkInScan: scan)
         }
         return (updates, invalid)
+    }
+
+    /// The signed rows of a delta as notices a peer can check; unsigned rows (an older server) are left out.
+    func notices(_ records: [GuestRecord]) -> [GuestNotice] {
+        records.compactMap { record in
+            guard let signedBy = record.signedBy, let keyID = KeyID(exactly: signedBy),
+                let signature = record.signature.flatMap({ Data(base64Encoded: $0) }),
+                let guest = RosterGuest(
+                    serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
+                    partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                    arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled)
+            else { return nil }
+            return GuestNotice(keyID: keyID, guest: guest, version: record.version, signature: Array(signature))
+        }
     }
 
     static func badAnswer(_ message: String) -> SyncError {

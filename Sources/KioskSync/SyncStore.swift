@@ -33,6 +33,9 @@ public protocol SyncStore: AnyObject {
         -> (privateKey: [UInt8], publicKey: [UInt8])
     func savePeerCredentials(_ credentials: [PeerCredential], at now: Date) throws
     func peerSightings() throws -> [PeerSighting]
+    func keepGuestNotices(_ notices: [GuestNotice], at now: Date) throws
+    @discardableResult
+    func keepRevocations(_ revocations: [DeviceRevocation], at now: Date) throws -> [DeviceRevocation]
 
     func recordPersonalDataPurgeDates(_ dates: [EventID: Date]) throws
     @discardableResult

@@ -150,6 +150,108 @@ import Testing
         }
     }
 
+    @Test(arguments: RepositoryFactory.all)
+    func aDeltasRowsAreSignedSoDoorsCanPassThemOnAndAFirstDownloadsAreNot(_ factory: RepositoryFactory)
+        async throws
+    {
+        let h = try await Harness(factory)
+        let (tenant, event, guests) = try await h.event(guests: 3)
+        try await h.app().test(.router) { client in
+            let device = try await client.enrol(h, event: event.id)
+            let first = try await client.roster("", event: event.id, as: device)
+            #expect(first.guests.allSatisfy { $0.signature == nil && $0.signedBy == nil })
+            _ = try await h.admin.cancelGuest(guests[1].id.displayCode, event: event.id)
+            let walkIn = try await h.admin.addGuest(
+                GuestInput(name: "Late Comer", partySize: 2, checkInNote: "VIP"), event: event.id)
+            let delta = try await client.roster("?changesSince=\(first.changeCursor!)", event: event.id, as: device)
+            #expect(delta.guests.map(\.id) == [guests[1].id.text, walkIn.id.text])
+            let trusted = try await Self.trustedKeys(h, tenant: tenant.id)
+            for record in delta.guests {
+                let notice = try Self.notice(record, tenant: tenant.id, event: event.id)
+                #expect(notice.check(tenant: tenant.id.rawValue, event: event.id.rawValue, verifier: trusted) == nil)
+                // Altered on the way (a door that cancels a guest, or admits one): the signature no longer holds.
+                var altered = notice
+                altered.status = notice.status == "active" ? "cancelled" : "active"
+                #expect(
+                    altered.check(tenant: tenant.id.rawValue, event: event.id.rawValue, verifier: trusted)
+                        == .badSignature)
+                var renamed = notice
+                renamed.name += "x"
+                #expect(
+                    renamed.check(tenant: tenant.id.rawValue, event: event.id.rawValue, verifier: trusted)
+                        == .badSignature)
+            }
+            let cancelled = try Self.notice(delta.guests[0], tenant: tenant.id, event: event.id)
+            #expect(cancelled.status == "cancelled")
+            let added = try Self.notice(delta.guests[1], tenant: tenant.id, event: event.id)
+            #expect(added.name == "Late Comer" && added.partySize == 2 && added.notes == "VIP")
+            // For another event it is refused even with its signature.
+            #expect(
+                added.check(tenant: tenant.id.rawValue, event: event.id.rawValue + 1, verifier: trusted)
+                    == .otherEvent(tenant: tenant.id.rawValue, event: event.id.rawValue))
+        }
+    }
+
+    /// A delta's row as the kiosk makes it into a notice (KioskSync's conversion, written here again).
+    static func notice(_ record: GuestRecord, tenant: TenantID, event: EventID) throws -> GuestNotice {
+        let guest = try #require(
+            RosterGuest(
+                serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
+                partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled))
+        return GuestNotice(
+            keyID: try #require(record.signedBy.flatMap { KeyID(exactly: $0) }), guest: guest, version: record.version,
+            signature: Array(try #require(record.signature.flatMap { Data(base64Encoded: $0) })))
+    }
+
+    @Test(arguments: RepositoryFactory.all)
+    func heartbeatsCarryTheSignedRevocationsOfTheEventsDevicesWhileTheirCredentialsMayHold(
+        _ factory: RepositoryFactory
+    ) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event()
+        let key = Data(Self.peerKey()).base64EncodedString()
+        try await h.app().test(.router) { client in
+            let north = EnrolledDevice(
+                enrolment: try #require(try await Self.redeem(client, h, event: event.id, peerKey: key).enrolment))
+            let south = EnrolledDevice(
+                enrolment: try #require(
+                    try await Self.redeem(client, h, event: event.id, door: "South", peerKey: key).enrolment))
+            #expect(try await Self.heartbeat(client, south, door: "South", peerKey: key).status == .ok)
+            #expect(try await Self.heartbeat(client, north, peerKey: key).answer?.revocations == nil)
+            h.clock.advance(by: 60)
+            try await h.admin.revokeDevice(south.id, tenant: tenant.id)
+            let revokedAt = Int64(h.clock.now().timeIntervalSince1970.rounded(.up))
+            h.clock.advance(by: 15)
+            let answer = try #require(try await Self.heartbeat(client, north, peerKey: key).answer)
+            let wires = try #require(answer.revocations)
+            #expect(wires.count == 1)
+            let wire = try #require(wires.first)
+            let revocation = DeviceRevocation(
+                keyID: try #require(KeyID(exactly: wire.keyId)), tenant: wire.tenantId, event: wire.eventId,
+                deviceId: wire.deviceId, revokedAt: wire.revokedAt,
+                signature: Array(try #require(Data(base64Encoded: wire.signature))))
+            #expect(revocation.deviceId == south.id && revocation.revokedAt == revokedAt)
+            let trusted = try await Self.trustedKeys(h, tenant: tenant.id)
+            #expect(revocation.check(tenant: tenant.id.rawValue, event: event.id.rawValue, verifier: trusted) == nil)
+            var moved = revocation
+            moved.deviceId = north.id
+            #expect(
+                moved.check(tenant: tenant.id.rawValue, event: event.id.rawValue, verifier: trusted) == .badSignature)
+            // South's last credential (from its last heartbeat) is revoked; a credential issued later is not.
+            let southCredential = PeerCredential(
+                keyID: revocation.keyID, tenant: tenant.id.rawValue, event: event.id.rawValue, deviceId: south.id,
+                door: "South", peerKey: [], notBefore: revokedAt - 75, notAfter: revokedAt + 86_400)
+            #expect(revocation.revokes(southCredential))
+            var later = southCredential
+            later.notBefore = revokedAt + 1
+            #expect(!revocation.revokes(later))
+            // A day after South was last heard its credentials have lapsed: no revocation is sent any more.
+            h.clock.advance(by: Double(PeerCredential.validity) + 600)
+            #expect(try await Self.heartbeat(client, north, peerKey: key).answer?.revocations == nil)
+        }
+    }
+
     @Test func aPeerKeyThatIsNoP256PointIsRefusedNamingTheField() async throws {
         let h = try await Harness(.sqliteInMemory)
         let (_, event, _) = try await h.event()

@@ -107,19 +107,7 @@ struct PeerLinkTests {
             // The attacker dials the victim, and the victim (whose id is smaller) dials the attacker.
             // Both attempts end (the handshake refused): a link that was made would still be running.
             let attempts = [attacker.dial(victim), victim.dial(attacker)]
-            let ended = await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    for attempt in attempts { await attempt.value }
-                    return true
-                }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(60))
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
+            let ended = await allEnd(attempts)
             #expect(ended, "\(forgery.rawValue): a link was made")
             #expect(await victim.exchange.linkedDevices.isEmpty, "\(forgery.rawValue)")
             #expect(await attacker.exchange.linkedDevices.isEmpty, "\(forgery.rawValue)")

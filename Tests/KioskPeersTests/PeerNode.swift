@@ -5,8 +5,10 @@ import KioskCore
 import KioskCrypto
 import KioskStore
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PassFormat
 import TestSupport
 
@@ -25,6 +27,22 @@ struct Issuer {
         key = try Ed25519PrivateKey.generate()
         trusted = TrustedKeys()
         trusted.trust(try key.publicKey, as: keyID)
+    }
+
+    /// The server's signed row of `guest` at `version`, as a delta brings it.
+    func notice(_ guest: RosterGuest, version: Int64) throws -> GuestNotice {
+        var notice = GuestNotice(keyID: keyID, guest: guest, version: version)
+        notice.signature = try key.sign(notice.signedMessage)
+        return notice
+    }
+
+    /// The server's signed revocation of `device` at `at`.
+    func revocation(of device: String, at: Date = Date()) throws -> DeviceRevocation {
+        var revocation = DeviceRevocation(
+            keyID: keyID, tenant: Issuer.tenant, event: Issuer.event, deviceId: device,
+            revokedAt: Int64(at.timeIntervalSince1970.rounded(.up)))
+        revocation.signature = try key.sign(revocation.signedMessage)
+        return revocation
     }
 
     /// A credential for `device` holding `peerKey`, signed by this issuer.
@@ -86,7 +104,9 @@ final class PeerNode: Sendable {
         try store.savePeerCredentials([made], at: Date())
         var logger = Logger(label: "peers-\(door)")
         logger.logLevel = .critical
-        exchange = try PeerExchange(event: EventID(Issuer.event), logger: logger, applied: applied) { store }
+        exchange = try PeerExchange(
+            event: EventID(Issuer.event), verifier: issuer.trusted, logger: logger, applied: applied
+        ) { store }
         let holder = PeerIdentityHolder()
         if forgedKey {
             try holder.install(PeerIdentity(key: P256.Signing.PrivateKey(), credential: made, checkingKey: false))
@@ -108,6 +128,7 @@ final class PeerNode: Sendable {
             while true {
                 try await Task.sleep(for: .milliseconds(20))
                 try await exchange.pushOwnItems()
+                try await exchange.pushNotices()
                 if ContinuousClock.now - lastSaid >= PeerExchange.keepAliveEvery {
                     await exchange.keepAlive()
                     lastSaid = ContinuousClock.now
@@ -126,6 +147,32 @@ final class PeerNode: Sendable {
         let network = self.network
         return Task(executorPreference: ThreadExecutor.testServers) {
             await network.dial(host: "127.0.0.1", port: other.port, device: other.device)
+        }
+    }
+
+    /// Opens a link to `other` and speaks the protocol by hand as this door (a rogue door's messages), with this
+    /// door's real credential; the link closes when `body` returns.
+    func speak(
+        to other: PeerNode,
+        _ body: @Sendable (NIOAsyncChannelOutboundWriter<ByteBuffer>, ByteBufferAllocator) async throws -> Void
+    ) async throws {
+        let network = self.network
+        let link = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: other.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let peer = VerifiedPeer()
+                    try channel.pipeline.syncOperations.addHandler(
+                        try NIOSSLClientHandler(context: network.holder.current!.client, serverHostname: nil) {
+                            certificates, promise in promise.succeed(network.verify(certificates, into: peer))
+                        })
+                    return try network.addFraming(channel, peer: peer)
+                }
+            }
+        try await link.channel.executeThenClose { inbound, outbound in
+            try await outbound.write(
+                PeerMessage.hello(vector: PeerVector(), sentAt: 0).encoded(allocator: link.channel.channel.allocator))
+            try await body(outbound, link.channel.channel.allocator)
+            _ = inbound
         }
     }
 
@@ -155,4 +202,15 @@ func eventually(seconds: Double = 60, _ condition: () async throws -> Bool) asyn
         try await Task.sleep(for: .milliseconds(20))
     }
     return try await condition()
+}
+
+/// Whether `attempts` (dials) all end within `seconds`: a link that was made runs on, so it does not (and is left
+/// running: the test fails, and does not hang on it).
+func allEnd(_ attempts: [Task<Void, Never>], seconds: Double = 60) async -> Bool {
+    let ended = NIOLockedValueBox(false)
+    Task {
+        for attempt in attempts { await attempt.value }
+        ended.withLockedValue { $0 = true }
+    }
+    return (try? await eventually(seconds: seconds) { ended.withLockedValue { $0 } }) ?? false
 }

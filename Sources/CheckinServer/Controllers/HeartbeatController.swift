@@ -40,9 +40,11 @@ struct HeartbeatController {
         let events = try await repository.events(tenant: device.tenant).filter { enrolled.contains($0.id) }
         // Fresh credentials with every heartbeat: they rotate, and lapse a day after the device last reached us.
         var credentials: [PeerCredentialWire]?
+        var revocations: [DeviceRevocationWire]?
         if let peerKey {
-            credentials = try await PeerCredentialIssuer(repository: repository).issue(
-                device: device, events: events.map(\.id), peerKey: peerKey, at: now)
+            let issuer = PeerCredentialIssuer(repository: repository)
+            credentials = try await issuer.issue(device: device, events: events.map(\.id), peerKey: peerKey, at: now)
+            revocations = try await issuer.revocations(tenant: device.tenant, events: events.map(\.id), at: now)
         }
         let requirements = events.map {
             HeartbeatAnswer.EventRequirement(
@@ -50,6 +52,8 @@ struct HeartbeatController {
                 personalDataPurgeAt: retention.purgeDate(of: $0))
         }
         return try Response.json(
-            HeartbeatAnswer(serverTime: clock.now(), events: requirements, peerCredentials: credentials))
+            HeartbeatAnswer(
+                serverTime: clock.now(), events: requirements, peerCredentials: credentials,
+                revocations: revocations?.isEmpty == false ? revocations : nil))
     }
 }

@@ -38,6 +38,7 @@ struct RosterController {
             limit = n
         }
         let slice: RosterSlice
+        let delta = query.get("changesSince") != nil
         do {
             if let since = query.get("changesSince") {
                 slice = try await repository.rosterChanges(
@@ -52,8 +53,15 @@ struct RosterController {
                     code: RosterPage.unknownCursor, message: "the page or change cursor is not one this server made",
                     hint: "start the download again without 'page' and 'changesSince'"))
         }
+        var guests = slice.guests.map(GuestRecord.init)
+        // A delta's rows are signed, so a kiosk can pass them on to its peers (a first download's are not: every
+        // door downloads its own).
+        if delta {
+            guests = try await PeerCredentialIssuer(repository: repository).signedRows(
+                guests, tenant: event.tenant, event: event.id, at: clock.now())
+        }
         let page = RosterPage(
-            guests: slice.guests.map(GuestRecord.init), nextPage: slice.nextPage, complete: slice.isComplete,
+            guests: guests, nextPage: slice.nextPage, complete: slice.isComplete,
             changeCursor: slice.changeCursor, total: slice.total, serverTime: clock.now())
         return Response.json(bytes: page.encodedJSON())
     }
