@@ -10,8 +10,10 @@
 #   - the scenario: the doors link; the server goes and a guest admitted at North is "already checked in at North"
 #     at South; ~20 check-ins at North timed until South and East have them; East is cut off and both sides admit,
 #     one guest on both sides; South is SIGKILLed and restarted; East comes back, then the server; every kiosk
-#     empties its queue; the server's export then holds every admit once, one check-in per guest, the double
-#     entry marked, and no scan from South for the guest it refused.
+#     empties its queue; South's route to the server is then blackholed while North's is not: a cancellation and a
+#     walk-in made on the server reach South from its peers (signed by the server), and East's revocation, which
+#     North's sync brings, makes North and South drop East; the server's export then holds every admit once, one
+#     check-in per guest, the double entry marked, and no scan from South for the guests it refused.
 # Root only (network namespaces). LAN_BIN: the folder of kiosk, kioskctl and checkin-server (default: the debug
 # build's, as scripts/test.sh makes it). Everything made is removed on exit; the run's folder is kept on failure
 # (LAN_KEEP=1 keeps it always). Exit 1 on any failed check, with the logs' tails. LAN_STOP_SOUTH=term stops South
@@ -512,6 +514,59 @@ fi
 north_superseded() { [ "$(field North '.sync.superseded // 0')" -ge 1 ]; }
 check "North's scan of $(guest_name "$double") is marked superseded on North (kioskctl status)" eventually 10 north_superseded
 
+# --- h. The server's word over the LAN: South cannot reach the server, North can -----------------------------------
+# A cancellation and a walk-in North fetched reach South (and East) signed by the server; then East is revoked on the
+# server, North learns it with its heartbeat (kioskctl sync, as an operator would run it), and both North and South
+# (which has no uplink) drop East's links.
+say "h. South's route to the server cut; a cancellation, a walk-in and a revocation reach it over the LAN"
+ip netns exec "${ns[South]}" ip route add blackhole "$host/32"
+mark_cut=$(log_size South)
+t=$(now_ms)
+take_guest cancelled_guest
+admin cancel-guest --event 1 --guest "$(guest_id "$cancelled_guest")" >/dev/null
+walkin_id=$(admin add-guest --event 1 --name "Late Comer" | tr -d '-')
+roster+=("$walkin_id,Late Comer")
+walkin=$((${#roster[@]} - 1))
+# The walk-in is typed at South until it is admitted (each try waits 2 s; a try before the row arrived is an audited
+# NOT IN ROSTER). The cancellation was made first: any delta with the walk-in has it too, so once the walk-in is
+# in, one try of the cancelled guest must be refused (typed earlier, it would have been admitted).
+typed_until() { # door, guest index, text
+    local m
+    m=$(log_size "$1")
+    type_at "$1" "$(guest_id "$2")"
+    eventually 2 log_has "$1" "$m" "$3"
+}
+if eventually 20 typed_until South "$walkin" "Late Comer   Party of 1"; then
+    admits+=("South:$walkin")
+    ok "South admits the walk-in Late Comer $(($(now_ms) - t)) ms after it was added on the server"
+else
+    bad "South did not learn the walk-in within 20 s"
+fi
+check "South refuses $(guest_name "$cancelled_guest"), cancelled on the server: REGISTRATION CANCELLED" \
+    typed_until South "$cancelled_guest" "REGISTRATION CANCELLED"
+from_peers=$(log_since South "$mark_cut" | grep -c 'roster changes from' || true)
+own_roster=$(log_since South "$mark_cut" | grep -c '\[KioskSync\] roster:' || true)
+check "South learned both from its peers ($from_peers messages), its own sync applied no roster change ($own_roster)" \
+    test "$from_peers" -ge 1 -a "$own_roster" = 0
+admin revoke-device --tenant 1 --device "${device[East]}" >/dev/null
+(cd "$work/North" && ip netns exec "${ns[North]}" "$bin/kioskctl" sync --config kiosk.conf >>"$work/North/setup.log" 2>&1) ||
+    bad "kioskctl sync at North failed: $(tail -n 2 "$work/North/setup.log")"
+east_dropped() {
+    [ "$(linked_doors North)" = South ] && [ "$(linked_doors South)" = North ]
+}
+t=$(now_ms)
+if eventually 20 east_dropped; then
+    ok "North and South dropped East's links $(($(now_ms) - t)) ms after North's sync brought East's revocation"
+else
+    bad "East was still linked 20 s after its revocation (North: $(linked_doors North); South: $(linked_doors South))"
+fi
+south_knows_revocation() { grep -qF "closing the link with East: the server revoked it" "$work/South/kiosk.log" ||
+    grep -qF "the server revoked East" "$work/South/kiosk.log"; }
+check "South (no uplink) holds East's revocation, passed on by North" eventually 10 south_knows_revocation
+ip netns exec "${ns[South]}" ip route del blackhole "$host/32"
+south_empty() { [ "$(field South .pending)" = 0 ]; }
+check "South's queue is empty once its route is back (the walk-in's admit uploaded)" eventually 75 south_empty
+
 # --- f. Invariants against the server's export ------------------------------------------------------------------------
 say "f. the server's export"
 admin export --event 1 >"$work/export.jsonl"
@@ -531,6 +586,7 @@ check "no scan twice on the server (by device, epoch, sequence): $dups duplicate
 total=$(events | wc -l)
 check "scans on the server: $total, admits made: ${#admits[@]}" test "$total" = "${#admits[@]}"
 checkins=$(jq -r 'select(.record == "check_in") | .guestId' "$x" | sort)
+distinct=$(for a in "${admits[@]}"; do say "${a#*:}"; done | sort -u | wc -l)
 check "one check-in per guest: $(say "$checkins" | wc -l) check-ins, $distinct guests admitted" \
     test "$(say "$checkins" | sort -u | wc -l)" = "$distinct" -a "$(say "$checkins" | wc -l)" = "$distinct"
 expected_guests=$(for a in "${admits[@]}"; do guest_id "${a#*:}"; done | sort -u)
