@@ -110,12 +110,33 @@ public struct PeerSighting: Equatable, Sendable {
     public var lastHeard: Int64
     /// Whether an authenticated link to it is up.
     public var linked: Bool
+    /// Its clock minus this door's (milliseconds), as its hello said when the last link was made; nil before one.
+    public var clockSkewMs: Int64?
 
-    public init(device: String, door: String, address: String, lastHeard: Int64, linked: Bool) {
+    public init(
+        device: String, door: String, address: String, lastHeard: Int64, linked: Bool, clockSkewMs: Int64? = nil
+    ) {
         self.device = device
         self.door = door
         self.address = address
         self.lastHeard = lastHeard
         self.linked = linked
+        self.clockSkewMs = clockSkewMs
+    }
+
+    /// A skew beyond which the doors' clocks are flagged (as the server flags a kiosk's): two minutes.
+    public static let flaggedSkewMs: Int64 = 120_000
+
+    /// "clock 3 min ahead", "clock 40 s behind", or nil when not measured or within `flaggedSkewMs`.
+    public var clockWarning: String? { Self.clockWarning(skewMs: clockSkewMs) }
+
+    /// The warning for a door whose clock is `skewMs` ahead of this door's.
+    public static func clockWarning(skewMs: Int64?) -> String? {
+        guard let skew = skewMs, abs(skew) > flaggedSkewMs else { return nil }
+        let seconds = (abs(skew) + 500) / 1000
+        let amount =
+            seconds >= 3600
+            ? "\((seconds + 1800) / 3600) h" : seconds >= 120 ? "\((seconds + 30) / 60) min" : "\(seconds) s"
+        return "clock \(amount) \(skew > 0 ? "ahead" : "behind")"
     }
 }

@@ -28,16 +28,19 @@ public actor PeerExchange {
         let id: Int
         let credential: PeerCredential
         let address: String
+        /// Its clock minus this door's, from its hello (milliseconds).
+        let clockSkewMs: Int64
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
         let channel: any Channel
 
         init(
-            id: Int, credential: PeerCredential, address: String,
+            id: Int, credential: PeerCredential, address: String, clockSkewMs: Int64,
             outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel
         ) {
             self.id = id
             self.credential = credential
             self.address = address
+            self.clockSkewMs = clockSkewMs
             self.outbound = outbound
             self.channel = channel
         }
@@ -83,10 +86,8 @@ public actor PeerExchange {
         self.applied = applied
         self.store = store
         self.pushedThrough = try store.ownPeerSequence()
-        let kept = try store.revocations(event: event)
-        revocations.note(kept.map(\.notice))
-        revocationsPushedThrough = kept.last?.id ?? 0
-        guestsPushedThrough = try store.guestNotices(event: event, after: 0, limit: .max).last?.id ?? 0
+        revocations.note(try store.revocations(event: event).map(\.notice))
+        (guestsPushedThrough, revocationsPushedThrough) = try store.peerNoticeMarks(event: event)
         // Links from before a restart are down.
         for sighting in try store.peerSightings() where sighting.linked {
             var down = sighting
@@ -117,11 +118,14 @@ public actor PeerExchange {
                 for try await frame in inbound {
                     let message = try PeerMessage(decoding: frame)
                     switch message {
-                    case .hello(let vector, _):
+                    case .hello(let vector, let sentAt):
                         guard link == nil, let peer = credential() else {
                             throw PeerError(operation: "linking a door", detail: "a second hello, or no credential")
                         }
-                        let made = await self.link(peer, address: address, outbound: outbound, channel: channel.channel)
+                        // On a LAN the hello takes a millisecond or two: its time against ours is the clocks' skew.
+                        let skew = sentAt - Int64(Date().timeIntervalSince1970 * 1000)
+                        let made = await self.link(
+                            peer, address: address, clockSkewMs: skew, outbound: outbound, channel: channel.channel)
                         link = made
                         try await self.catchUp(made, vector: vector)
                     case .items(let items):
@@ -150,11 +154,14 @@ public actor PeerExchange {
     func vector() throws -> PeerVector { try store.peerVector(event: EventID(context.event)) }
 
     func link(
-        _ peer: PeerCredential, address: String, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        _ peer: PeerCredential, address: String, clockSkewMs: Int64,
+        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         channel: any Channel
     ) -> Link {
         nextLinkID += 1
-        let link = Link(id: nextLinkID, credential: peer, address: address, outbound: outbound, channel: channel)
+        let link = Link(
+            id: nextLinkID, credential: peer, address: address, clockSkewMs: clockSkewMs, outbound: outbound,
+            channel: channel)
         if let previous = links[peer.deviceId] {
             // The same door again (it reconnected before this side saw the old link fail): the new link wins.
             previous.channel.close(promise: nil)
@@ -162,7 +169,12 @@ public actor PeerExchange {
         links[peer.deviceId] = link
         dialing.remove(peer.deviceId)
         logger.info("LAN link up with \(peer.door) (\(peer.deviceId)) at \(address)")
-        sighted(peer, address: address)
+        sighted(peer, address: address, clockSkewMs: clockSkewMs)
+        if let warning = PeerSighting.clockWarning(skewMs: clockSkewMs) {
+            logger.warning(
+                "LAN: \(peer.door)'s \(warning) of this door's: a scan's time there and here disagree; check both clocks (NTP)"
+            )
+        }
         linksChanged(links.count)
         return link
     }
@@ -226,7 +238,7 @@ public actor PeerExchange {
         guard notices.count <= PeerMessage.noticesPerFrame else {
             throw PeerError(operation: "reading a door's guest rows", detail: "\(notices.count) in one frame")
         }
-        let checked = self.checked(notices, from: link)
+        let checked = self.checked(try store.unheldGuestNotices(notices), from: link)
         guard !checked.isEmpty else { return }
         let fresh = try store.applyGuestNotices(checked, at: Date())
         heard(link.credential, address: link.address)
@@ -318,12 +330,13 @@ public actor PeerExchange {
     // MARK: sightings
 
     /// Notes a door heard (an announcement, a link, a message), for `kioskctl status` and the heartbeat.
-    func sighted(_ peer: PeerCredential, address: String) {
+    func sighted(_ peer: PeerCredential, address: String, clockSkewMs: Int64? = nil) {
         do {
             try store.recordPeerSighting(
                 PeerSighting(
                     device: peer.deviceId, door: peer.door, address: address,
-                    lastHeard: Int64(Date().timeIntervalSince1970 * 1000), linked: links[peer.deviceId] != nil))
+                    lastHeard: Int64(Date().timeIntervalSince1970 * 1000), linked: links[peer.deviceId] != nil,
+                    clockSkewMs: clockSkewMs))
         } catch {
             logger.warning("could not note the door \(peer.door) seen on the LAN: \(error)")
         }

@@ -277,7 +277,7 @@ enum Migrations {
     /// What the server says that doors pass on to each other (docs/SYNC.md, "As built on the LAN"), each kept as
     /// signed (`notice`, JSON): the newest signed row of each guest a delta brought (a cancellation, a walk-in, an
     /// edit), and the revocation of each device the server revoked. `id` orders them as they arrived, for the
-    /// push to linked doors.
+    /// push to linked doors. And each door seen gets its clock's skew against this door's, measured at its hello.
     static let peerNotices = Migration(
         number: 10, name: "LAN peer notices",
         sql: """
@@ -300,5 +300,7 @@ enum Migrations {
                 received_at INTEGER NOT NULL,
                 UNIQUE (event, device)
             );
+
+            ALTER TABLE peer_sightings ADD COLUMN clock_skew_ms INTEGER;
             """)
 }

@@ -76,6 +76,37 @@ extension SQLiteDoorStore {
         }
     }
 
+    /// Of `notices`, those newer than the row kept for their guest (the others are known here): doors that fetched
+    /// the same delta pass each other the same rows, and only new ones are worth checking a signature for.
+    public func unheldGuestNotices(_ notices: [GuestNotice]) throws -> [GuestNotice] {
+        guard !notices.isEmpty else { return [] }
+        return try read("reading the guest rows kept") { db in
+            try notices.filter { notice in
+                let held = try Int64.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT version FROM peer_guest_notices WHERE event = ? AND guest_id = ?"),
+                    arguments: [Int64(notice.event), notice.guest])
+                return held.map { $0 < notice.version } ?? true
+            }
+        }
+    }
+
+    /// Where the kept guest rows and revocations of `event` end in the order of arrival (0: none): the push starts
+    /// after them.
+    public func peerNoticeMarks(event: EventID) throws -> (guests: Int64, revocations: Int64) {
+        try read("reading the kept notices' ends") { db in
+            let arguments: StatementArguments = [Int64(event.rawValue)]
+            return (
+                try Int64.fetchOne(
+                    db, sql: "SELECT MAX(id) FROM peer_guest_notices WHERE event = ?", arguments: arguments)
+                    ?? 0,
+                try Int64.fetchOne(
+                    db, sql: "SELECT MAX(id) FROM peer_revocations WHERE event = ?", arguments: arguments)
+                    ?? 0
+            )
+        }
+    }
+
     /// The guest rows kept for `event` that arrived after `id` (0: all), oldest first, at most `limit`.
     public func guestNotices(event: EventID, after id: Int64, limit: Int) throws -> [Kept<GuestNotice>] {
         try read("reading the guest rows for peers") { db in

@@ -100,18 +100,20 @@ extension SQLiteDoorStore {
         )
     }
 
-    /// Notes a door seen on the LAN, replacing what was kept of that device.
+    /// Notes a door seen on the LAN, replacing what was kept of that device (its clock's skew only when measured).
     public func recordPeerSighting(_ sighting: PeerSighting) throws {
         try write("recording a peer sighting", durability: .normal) { db in
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO peer_sightings (device, door, address, last_heard, linked) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO peer_sightings (device, door, address, last_heard, linked, clock_skew_ms)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (device) DO UPDATE SET
                         door = excluded.door, address = excluded.address, last_heard = excluded.last_heard,
-                        linked = excluded.linked
+                        linked = excluded.linked, clock_skew_ms = COALESCE(excluded.clock_skew_ms, clock_skew_ms)
                     """
             ).execute(arguments: [
                 sighting.device, sighting.door, sighting.address, sighting.lastHeard, sighting.linked,
+                sighting.clockSkewMs,
             ])
         }
     }
@@ -124,7 +126,8 @@ extension SQLiteDoorStore {
                     device: try row.text(Column("device")), door: try row.text(Column("door")),
                     address: try row.text(Column("address")),
                     lastHeard: try row.decode(Int64.self, forColumn: Column("last_heard")),
-                    linked: try row.decode(Bool.self, forColumn: Column("linked")))
+                    linked: try row.decode(Bool.self, forColumn: Column("linked")),
+                    clockSkewMs: try row.decode(Int64?.self, forColumn: Column("clock_skew_ms")))
             }
         }
     }

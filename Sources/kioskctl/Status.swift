@@ -75,6 +75,7 @@ struct Status: ParsableCommand {
                     let heard = f.string(from: Date(timeIntervalSince1970: Double(peer.lastHeard) / 1000))
                     print(
                         "  \(peer.linked ? "linked" : "seen  ")  \(peer.door)  \(peer.address)  last heard \(heard)  (\(peer.device))"
+                            + (peer.clockWarning.map { "  \($0.uppercased()): check both clocks" } ?? "")
                     )
                 }
             }

@@ -52,6 +52,8 @@ struct StatusReport: Encodable {
         var address: String
         var lastHeard: Date
         var linked: Bool
+        /// Its clock minus this door's (ms), measured at the last link; nil before one.
+        var clockSkewMs: Int64?
     }
 
     init(settings: KioskConfiguration, store: SQLiteDoorStore, last: Int, now: Date) throws {
@@ -87,7 +89,8 @@ struct StatusReport: Encodable {
             ? try store.peerSightings().map {
                 LANPeer(
                     deviceId: $0.device, door: $0.door, address: $0.address,
-                    lastHeard: Date(timeIntervalSince1970: Double($0.lastHeard) / 1000), linked: $0.linked)
+                    lastHeard: Date(timeIntervalSince1970: Double($0.lastHeard) / 1000), linked: $0.linked,
+                    clockSkewMs: $0.clockSkewMs)
             } : nil
         audit = try store.auditLog(limit: last).map {
             Entry(

@@ -53,6 +53,33 @@ struct PeerLinkTests {
             // Each knows where the other is, linked.
             #expect(try south.openStore().peerSightings().map(\.door) == ["North"])
             #expect(try south.openStore().peerSightings().allSatisfy(\.linked))
+            // Their clocks were compared at the hello: the same clock, so a skew of a few milliseconds, not flagged.
+            let skew = try #require(try south.openStore().peerSightings().first?.clockSkewMs)
+            #expect(abs(skew) < 5_000)
+            #expect(try south.openStore().peerSightings().first?.clockWarning == nil)
+        }
+    }
+
+    @Test("a door whose clock is 5 minutes ahead is flagged at its hello")
+    func clocksAreComparedAtTheHello() async throws {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            let issuer = try Issuer()
+            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
+            let ahead = try await PeerNode(device: "dev-f", door: "Fast", issuer: issuer)
+            defer {
+                Task {
+                    await north.stop()
+                    await ahead.stop()
+                }
+            }
+            try await ahead.speak(to: north, clockAheadMs: 300_000) { _, _ in
+                let measured = try await eventually { try north.openStore().peerSightings().first?.clockSkewMs != nil }
+                #expect(measured)
+            }
+            let sighting = try #require(try north.openStore().peerSightings().first)
+            #expect(sighting.door == "Fast")
+            #expect((295_000...305_000).contains(sighting.clockSkewMs ?? 0))
+            #expect(sighting.clockWarning == "clock 5 min ahead")
         }
     }
 

@@ -151,9 +151,10 @@ final class PeerNode: Sendable {
     }
 
     /// Opens a link to `other` and speaks the protocol by hand as this door (a rogue door's messages), with this
-    /// door's real credential; the link closes when `body` returns.
+    /// door's real credential and a hello that says its clock is `clockAheadMs` ahead; the link closes when `body`
+    /// returns.
     func speak(
-        to other: PeerNode,
+        to other: PeerNode, clockAheadMs: Int64 = 0,
         _ body: @Sendable (NIOAsyncChannelOutboundWriter<ByteBuffer>, ByteBufferAllocator) async throws -> Void
     ) async throws {
         let network = self.network
@@ -170,7 +171,10 @@ final class PeerNode: Sendable {
             }
         try await link.channel.executeThenClose { inbound, outbound in
             try await outbound.write(
-                PeerMessage.hello(vector: PeerVector(), sentAt: 0).encoded(allocator: link.channel.channel.allocator))
+                PeerMessage.hello(
+                    vector: PeerVector(), sentAt: Int64(Date().timeIntervalSince1970 * 1000) + clockAheadMs
+                )
+                .encoded(allocator: link.channel.channel.allocator))
             try await body(outbound, link.channel.channel.allocator)
             _ = inbound
         }

@@ -67,6 +67,11 @@ struct PeerNoticeStoreTests {
         // Active again on the server (a newer row): the tombstone goes.
         #expect(try store.applyGuestNotices([Self.notice(guest, version: 8)], at: Fixture.time(12)).count == 1)
         #expect(try store.lookUp(guest: guest.guest, event: Fixture.event) == .admissible(guest))
+        // What is worth a signature check: only rows newer than the one kept.
+        #expect(
+            try store.unheldGuestNotices([Self.notice(guest, version: 8), Self.notice(walkIn, version: 6)]).isEmpty)
+        #expect(try store.unheldGuestNotices([Self.notice(guest, version: 9)]).map(\.version) == [9])
+        #expect(try store.peerNoticeMarks(event: Fixture.event).guests > 0)
         // One row kept per guest, the newest, in the order they came.
         let kept = try store.guestNotices(event: Fixture.event, after: 0, limit: 10)
         #expect(kept.map(\.notice.version) == [6, 7, 8])
