@@ -146,7 +146,12 @@ final class ChaosDoor {
     private var starts = 0
     /// The replay folder of the next start, inside `folder`.
     var frames = "frames"
-    private(set) var store: SQLiteDoorStore?
+    /// The test's own connection to the door's database, opened when read and closed before each kill: a
+    /// connection of the test's held across a kill would keep the WAL's index alive, so the restarted kiosk would
+    /// never recover its WAL the way a door that lost power does (an encrypted WAL's recovery once dropped every
+    /// commit since the last checkpoint, and this run could not see it).
+    private var openStore: SQLiteDoorStore?
+    private var enrolled = false
 
     /// Makes the folder and its database (the test roster, replaced by the server's when enrolled).
     init(name: String, server: ChaosServer, proxyURL: String, walkInKey: String) throws {
@@ -192,11 +197,19 @@ final class ChaosDoor {
     func enroll(code: String) throws -> String {
         let r = try kioskctl(["enroll", "--server", proxyURL, "--code", code, "--ca-file", "ca.pem"])
         guard r.status == 0 else { throw ChaosFailure("\(name): kioskctl enroll exited \(r.status): \(r.err)") }
-        store = try SQLiteDoorStore(
+        enrolled = true
+        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The test's connection (see `openStore`), opened if closed; nil before the enrolment.
+    private func store() throws -> SQLiteDoorStore? {
+        if let openStore { return openStore }
+        guard enrolled else { return nil }
+        openStore = try SQLiteDoorStore(
             path: folder + "/kiosk.db", mode: .openExisting,
             key: try DatabaseKey.load(
                 file: folder + "/" + TestDatabaseKey.relativePath, databasePath: folder + "/kiosk.db"))
-        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        return openStore
     }
 
     var isRunning: Bool { process != nil }
@@ -220,6 +233,8 @@ final class ChaosDoor {
     /// SIGKILL, at whatever the kiosk was doing.
     func kill() {
         guard let process else { return }
+        // The test's connection goes first: the kiosk is then the last one with the WAL open, as at a door.
+        openStore = nil
         chaosKill(process)
         try? keyboard?.close()
         keyboard = nil
@@ -240,11 +255,11 @@ final class ChaosDoor {
 
     /// The door's verdicts for `guest` from `since` on (its audit log), oldest first.
     func verdicts(for guest: String, since: Date, within rows: Int = 300) throws -> [ScanAttempt] {
-        guard let store else { return [] }
+        guard let store = try store() else { return [] }
         return try store.auditLog(limit: rows).filter { $0.guest?.text == guest && $0.at >= since }
     }
 
-    func pending() throws -> Int { try store?.pendingCount() ?? 0 }
+    func pending() throws -> Int { try store()?.pendingCount() ?? 0 }
 
     /// `kioskctl status`: pending, sync failures and superseded scans.
     func status() throws -> ChaosObservation.Door {
