@@ -13,8 +13,8 @@ source scripts/postgres.sh
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 # No debug information: a from-scratch build (two copies of BoringSSL among the dependencies) is about 11% faster
 # on 2 cores, and a failure still names its test, file and line. TEST_DEBUG_INFO=dwarf for a debugger.
-# No index store either: nothing here reads it (an editor's own build makes one), and every compile job wrote it.
-debug_info=(-debug-info-format "${TEST_DEBUG_INFO:-none}" --disable-index-store)
+# (The index store stays: SwiftPM finds the tests on Linux through it, and a build without one has no test list.)
+debug_info=(-debug-info-format "${TEST_DEBUG_INFO:-none}")
 swift build --build-tests "${debug_info[@]}"
 # One run of every test, the browser test among them (its page calls wait on threads of their own and its server
 # runs on the test-server threads, so the suite's load on the 2-thread concurrency pool does not starve it). The

@@ -209,7 +209,10 @@ public actor PeerExchange {
             after = last.id
         }
         let revoked = try store.revocations(event: EventID(context.event)).map(\.notice)
-        if !revoked.isEmpty { try await send(.revocations(revoked), to: link) }
+        for start in stride(from: 0, to: revoked.count, by: PeerMessage.noticesPerFrame) {
+            let end = min(start + PeerMessage.noticesPerFrame, revoked.count)
+            try await send(.revocations(Array(revoked[start..<end])), to: link)
+        }
     }
 
     /// Applies a peer's items. A door speaks for itself only: its credential names its device id, and an item
@@ -297,6 +300,7 @@ public actor PeerExchange {
             for link in links.values { try? await send(.guests(guests.map(\.notice)), to: link) }
         }
         let revoked = try store.revocations(event: event, after: revocationsPushedThrough)
+            .prefix(PeerMessage.noticesPerFrame)
         if let last = revoked.last {
             revocationsPushedThrough = last.id
             noteRevoked(revoked.map(\.notice))

@@ -150,4 +150,25 @@ struct PeerNoticeTests {
                     == ["dev-c", "dev-x"])
         }
     }
+
+    @Test("more revocations than a frame holds are passed on at the catch-up, in frames")
+    func manyRevocationsCatchUp() async throws {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            let issuer = try Issuer()
+            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
+            let south = try await PeerNode(device: "dev-b", door: "South", issuer: issuer)
+            defer {
+                Task {
+                    await north.stop()
+                    await south.stop()
+                }
+            }
+            let count = PeerMessage.noticesPerFrame * 2 + 5
+            try north.openStore().keepRevocations(
+                try (0..<count).map { try issuer.revocation(of: "dev-gone-\($0)") }, at: Date())
+            north.dial(south)
+            #expect(try await eventually { try south.openStore().revocations(event: Self.event).count == count })
+            #expect(await north.exchange.linkedDevices == ["dev-b"])
+        }
+    }
 }
