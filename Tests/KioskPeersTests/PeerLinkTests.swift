@@ -252,34 +252,18 @@ extension PeerLinkTests {
             }
             // The rogue door speaks the protocol itself, with its real credential: a hello, then one item of its own
             // and one under South's id claiming South admitted the guest.
-            let network = rogue.network
-            let link = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: "127.0.0.1", port: victim.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let peer = VerifiedPeer()
-                        try channel.pipeline.syncOperations.addHandler(
-                            try NIOSSLClientHandler(context: network.holder.current!.client, serverHostname: nil) {
-                                certificates, promise in promise.succeed(network.verify(certificates, into: peer))
-                            })
-                        return try network.addFraming(channel, peer: peer)
-                    }
-                }
-            try await link.channel.executeThenClose { inbound, outbound in
-                let allocator = link.channel.channel.allocator
-                try await outbound.write(
-                    PeerMessage.hello(vector: PeerVector(), sentAt: 0).encoded(allocator: allocator))
-                try await outbound.write(
-                    PeerMessage.items([
-                        item(device: "dev-r", door: "Rogue", guest: PeerNode.roster[4]),
-                        item(device: "dev-s", door: "South", guest: guest),
-                    ]).encoded(allocator: allocator))
+            let message = PeerMessage.items([
+                item(device: "dev-r", door: "Rogue", guest: PeerNode.roster[4]),
+                item(device: "dev-s", door: "South", guest: guest),
+            ])
+            try await rogue.speak(to: victim) { outbound, allocator in
+                try await outbound.write(message.encoded(allocator: allocator))
                 #expect(
                     try await eventually {
                         let store = try victim.openStore()
                         return try store.lookUp(guest: PeerNode.roster[4].guest, event: EventID(Issuer.event))
                             != .admissible(PeerNode.roster[4])
                     })
-                _ = inbound
             }
             let store = try victim.openStore()
             #expect(try store.lookUp(guest: guest.guest, event: EventID(Issuer.event)) == .admissible(guest))
