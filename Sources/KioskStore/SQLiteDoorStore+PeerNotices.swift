@@ -59,16 +59,9 @@ extension SQLiteDoorStore {
                     guest, keys: SearchKeys(guest), version: notice.version, at: now, isNew: held == nil,
                     words: &words, db)
                 if guest.status == .cancelled {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT INTO tombstones (event, guest_id, cancelled_at, reason)
-                            VALUES (?, ?, ?, 'cancelled on the server')
-                            ON CONFLICT (event, guest_id) DO NOTHING
-                            """
-                    ).execute(arguments: arguments + [now.storeMilliseconds])
+                    try Self.cancelledOnServer(arguments, at: now, db)
                 } else {
-                    try db.cachedStatement(sql: "DELETE FROM tombstones WHERE event = ? AND guest_id = ?")
-                        .execute(arguments: arguments)
+                    try Self.activeOnServer(arguments, db)
                 }
             }
             try words.write(db)

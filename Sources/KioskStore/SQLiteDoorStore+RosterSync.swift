@@ -106,18 +106,9 @@ extension SQLiteDoorStore {
                 held.versions[key] = update.version
                 let arguments: StatementArguments = [key.event, key.id]
                 if update.guest.status == .cancelled {
-                    if held.tombstoned.insert(key).inserted {
-                        try db.cachedStatement(
-                            sql: """
-                                INSERT INTO tombstones (event, guest_id, cancelled_at, reason)
-                                VALUES (?, ?, ?, 'cancelled on the server')
-                                ON CONFLICT (event, guest_id) DO NOTHING
-                                """
-                        ).execute(arguments: arguments + [now.storeMilliseconds])
-                    }
+                    if held.tombstoned.insert(key).inserted { try Self.cancelledOnServer(arguments, at: now, db) }
                 } else if held.tombstoned.remove(key) != nil {
-                    try db.cachedStatement(sql: "DELETE FROM tombstones WHERE event = ? AND guest_id = ?")
-                        .execute(arguments: arguments)
+                    try Self.activeOnServer(arguments, db)
                 }
                 result.applied += 1
                 if held.queued.contains(key) {
@@ -173,6 +164,22 @@ extension SQLiteDoorStore {
             }
         }
         return applied
+    }
+
+    /// The guest (`[event, guest_id]`) is cancelled on the server: its tombstone, if it has none yet.
+    static func cancelledOnServer(_ guest: StatementArguments, at now: Date, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO tombstones (event, guest_id, cancelled_at, reason)
+                VALUES (?, ?, ?, 'cancelled on the server')
+                ON CONFLICT (event, guest_id) DO NOTHING
+                """
+        ).execute(arguments: guest + [now.storeMilliseconds])
+    }
+
+    /// The guest (`[event, guest_id]`) is active on the server: no tombstone.
+    static func activeOnServer(_ guest: StatementArguments, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM tombstones WHERE event = ? AND guest_id = ?").execute(arguments: guest)
     }
 
     /// Whether the kiosk holds any guest of `event`.

@@ -162,7 +162,10 @@ import Testing
             #expect(first.guests.allSatisfy { $0.signature == nil && $0.signedBy == nil })
             _ = try await h.admin.cancelGuest(guests[1].id.displayCode, event: event.id)
             let walkIn = try await h.admin.addGuest(
-                GuestInput(name: "Late Comer", partySize: 2, checkInNote: "VIP"), event: event.id)
+                GuestInput(
+                    name: "Zoë Nuñez-李 \"Late\"", email: "zoë@exämple.org", partySize: 2, accessType: "VIP",
+                    checkInNote: "Rollstuhl · 車椅子", arrivalAlert: "tell Ana"),
+                event: event.id)
             let delta = try await client.roster("?changesSince=\(first.changeCursor!)", event: event.id, as: device)
             #expect(delta.guests.map(\.id) == [guests[1].id.text, walkIn.id.text])
             let trusted = try await Self.trustedKeys(h, tenant: tenant.id)
@@ -184,7 +187,10 @@ import Testing
             let cancelled = try Self.notice(delta.guests[0], tenant: tenant.id, event: event.id)
             #expect(cancelled.status == "cancelled")
             let added = try Self.notice(delta.guests[1], tenant: tenant.id, event: event.id)
-            #expect(added.name == "Late Comer" && added.partySize == 2 && added.notes == "VIP")
+            // A non-ASCII name, a quote and notes joined as the kiosk joins them: the signature is over the UTF-8 the
+            // server signed, read back through its own JSON writer and the kiosk's reader.
+            #expect(added.name == "Zoë Nuñez-李 \"Late\"" && added.email == "zoë@exämple.org" && added.partySize == 2)
+            #expect(added.notes == "VIP · Rollstuhl · 車椅子 · ALERT: tell Ana")
             // For another event it is refused even with its signature.
             #expect(
                 added.check(tenant: tenant.id.rawValue, event: event.id.rawValue + 1, verifier: trusted)
