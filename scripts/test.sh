@@ -5,17 +5,22 @@
 # fixed seed, so the step fuzzes the same inputs on every run of a commit; about 2 minutes, building included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's end is printed with the seconds since the start (the CI time budget is tracked from them).
+stage() { echo "test.sh: $1 done at ${SECONDS} s" >&2; }
 source scripts/install-deps.sh
 scripts/install-chromium.sh
 scripts/install-axe.sh
 scripts/install-smtp.sh
 source scripts/postgres.sh
+stage "set-up"
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
+stage "lint"
 # No debug information: a from-scratch build (two copies of BoringSSL among the dependencies) is about 11% faster
 # on 2 cores, and a failure still names its test, file and line. TEST_DEBUG_INFO=dwarf for a debugger.
 # (The index store stays: SwiftPM finds the tests on Linux through it, and a build without one has no test list.)
 debug_info=(-debug-info-format "${TEST_DEBUG_INFO:-none}")
 swift build --build-tests "${debug_info[@]}"
+stage "build"
 # One run of every test, the browser test among them (its page calls wait on threads of their own and its server
 # runs on the test-server threads, so the suite's load on the 2-thread concurrency pool does not starve it). The
 # run has a deadline, several times its usual length: a hung test fails the run by name
@@ -42,6 +47,7 @@ if [ "$status" != 0 ]; then
         tail -n 15 >&2 || true
     exit "$status"
 fi
+stage "tests"
 if [ -n "${BESIDE_TESTS:-}" ] && ! wait "$beside"; then
     tail -n 40 .build/beside-tests.log
     echo "test.sh: the command beside the tests failed: $BESIDE_TESTS" >&2

@@ -49,15 +49,15 @@ public struct PeerCredential: Hashable, Sendable, Codable {
     public var signedMessage: [UInt8] {
         var b = Self.domainTag
         b.append(version)
-        b.append(contentsOf: keyID.peerBytes)
-        b.append(contentsOf: tenant.peerBytes)
-        b.append(contentsOf: event.peerBytes)
+        b.append(contentsOf: keyID.bigEndianBytes)
+        b.append(contentsOf: tenant.bigEndianBytes)
+        b.append(contentsOf: event.bigEndianBytes)
         for field in [Array(deviceId.utf8), Array(door.utf8), peerKey] {
-            b.append(contentsOf: UInt16(clamping: field.count).peerBytes)
+            b.append(contentsOf: UInt16(clamping: field.count).bigEndianBytes)
             b.append(contentsOf: field)
         }
-        b.append(contentsOf: UInt64(bitPattern: notBefore).peerBytes)
-        b.append(contentsOf: UInt64(bitPattern: notAfter).peerBytes)
+        b.append(contentsOf: UInt64(bitPattern: notBefore).bigEndianBytes)
+        b.append(contentsOf: UInt64(bitPattern: notAfter).bigEndianBytes)
         return b
     }
 
@@ -106,9 +106,11 @@ public struct PeerCredential: Hashable, Sendable, Codable {
         guard now <= notAfter else { return .expired }
         return nil
     }
-}
 
-extension FixedWidthInteger {
-    /// Big-endian bytes, for a credential's signed message.
-    fileprivate var peerBytes: [UInt8] { withUnsafeBytes(of: bigEndian, Array.init) }
+    /// Checks the credential as the author of items another door passes on: the server's signature, the tenant
+    /// and the event, but not the time. An item signed while the credential held stays its author's after the
+    /// credential expires (a revocation, checked apart, is what takes a device's word away).
+    public func checkAsAuthor(tenant: UInt32, event: UInt32, verifier: some PassSignatureVerifier) -> Refusal? {
+        check(tenant: tenant, event: event, now: notBefore, verifier: verifier)
+    }
 }

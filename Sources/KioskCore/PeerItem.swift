@@ -1,6 +1,11 @@
 /// One door's fact as it travels between doors on the LAN (docs/SYNC.md, "Between doors"): a queue item (a
 /// check-in, or a revert of one) under the idempotency key it is uploaded with, (device, queue epoch, sequence).
 /// Items never change once made; a kiosk's set of items only grows, and merging two doors' sets is a union by key.
+///
+/// An item travels with its author's signature (its peer key, under the domain tag `qr-checkin-item`), and, when
+/// a door passes on another door's item, with the author's credential: a door can pass on any door's items but
+/// not make or alter one. The two are how it travels, not part of the fact: a door keeps the signature of the
+/// items it may pass on, and kiosks of an earlier version ignore both.
 public struct PeerItem: Codable, Hashable, Sendable {
     public enum Kind: String, Codable, Sendable {
         case checkIn = "check_in"
@@ -24,6 +29,14 @@ public struct PeerItem: Codable, Hashable, Sendable {
     /// The device's clock offset to the server's (server minus device) when the item was sent, if known: the
     /// scan's corrected time is `at + clockOffsetMs`.
     public var clockOffsetMs: Int64?
+    /// The author's ECDSA P-256 signature of `signedMessage` (raw, 64 bytes), made with the key its credential
+    /// names; nil on an item of a kiosk of an earlier version, which is not passed on.
+    public var signature: [UInt8]?
+    /// The author's credential, sent with an item passed on by another door (the receiver cannot check the
+    /// signature without it).
+    public var author: PeerCredential?
+
+    public static let domainTag = Array("qr-checkin-item".utf8)
 
     public init(
         device: String, epoch: String, sequence: Int64, event: UInt32, guest: String, kind: Kind, door: String,
@@ -43,6 +56,35 @@ public struct PeerItem: Codable, Hashable, Sendable {
         self.clockOffsetMs = clockOffsetMs
     }
 
+    /// The exact message the author signs: the domain tag, then every field of the fact.
+    public var signedMessage: [UInt8] {
+        var b = Self.domainTag
+        for field in [device, epoch] { b.appendSignedField(field) }
+        b.append(contentsOf: UInt64(bitPattern: sequence).bigEndianBytes)
+        b.append(contentsOf: event.bigEndianBytes)
+        for field in [guest, kind.rawValue, door] { b.appendSignedField(field) }
+        b.append(contentsOf: UInt64(bitPattern: at).bigEndianBytes)
+        b.append(contentsOf: UInt32(clamping: arrived).bigEndianBytes)
+        b.appendSignedField(source)
+        for optional in [reverts, clockOffsetMs] {
+            if let value = optional {
+                b.append(1)
+                b.append(contentsOf: UInt64(bitPattern: value).bigEndianBytes)
+            } else {
+                b.append(0)
+            }
+        }
+        return b
+    }
+
+    /// The item as its author holds it: without the signature and credential it travels with.
+    public var fact: PeerItem {
+        var bare = self
+        bare.signature = nil
+        bare.author = nil
+        return bare
+    }
+
     /// The key of the item's stream in a `PeerVector`.
     public var stream: PeerVector.Stream { PeerVector.Stream(device: device, epoch: epoch) }
 
@@ -54,7 +96,7 @@ public struct PeerItem: Codable, Hashable, Sendable {
         (1...64).contains(device.utf8.count) && (1...64).contains(epoch.utf8.count) && sequence > 0
             && (1...64).contains(guest.utf8.count) && (1...256).contains(door.utf8.count)
             && (1...32).contains(source.utf8.count) && (kind == .revert ? 0...1000 : 1...1000).contains(arrived)
-            && (kind == .revert) == (reverts != nil)
+            && (kind == .revert) == (reverts != nil) && (signature == nil || signature?.count == 64)
     }
 }
 

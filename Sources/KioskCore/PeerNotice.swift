@@ -86,12 +86,12 @@ public struct GuestNotice: PeerNotice, Hashable, Codable {
 
     public var signedMessage: [UInt8] {
         var b = Self.domainTag
-        b.append(contentsOf: keyID.noticeBytes)
-        b.append(contentsOf: tenant.noticeBytes)
-        b.append(contentsOf: event.noticeBytes)
-        for field in [guest, name, email, status, notes] { b.appendNoticeField(field) }
-        b.append(contentsOf: UInt16(clamping: partySize).noticeBytes)
-        b.append(contentsOf: UInt64(bitPattern: version).noticeBytes)
+        b.append(contentsOf: keyID.bigEndianBytes)
+        b.append(contentsOf: tenant.bigEndianBytes)
+        b.append(contentsOf: event.bigEndianBytes)
+        for field in [guest, name, email, status, notes] { b.appendSignedField(field) }
+        b.append(contentsOf: UInt16(clamping: partySize).bigEndianBytes)
+        b.append(contentsOf: UInt64(bitPattern: version).bigEndianBytes)
         return b
     }
 
@@ -135,11 +135,11 @@ public struct DeviceRevocation: PeerNotice, Hashable, Codable {
 
     public var signedMessage: [UInt8] {
         var b = Self.domainTag
-        b.append(contentsOf: keyID.noticeBytes)
-        b.append(contentsOf: tenant.noticeBytes)
-        b.append(contentsOf: event.noticeBytes)
-        b.appendNoticeField(deviceId)
-        b.append(contentsOf: UInt64(bitPattern: revokedAt).noticeBytes)
+        b.append(contentsOf: keyID.bigEndianBytes)
+        b.append(contentsOf: tenant.bigEndianBytes)
+        b.append(contentsOf: event.bigEndianBytes)
+        b.appendSignedField(deviceId)
+        b.append(contentsOf: UInt64(bitPattern: revokedAt).bigEndianBytes)
         return b
     }
 
@@ -151,19 +151,5 @@ public struct DeviceRevocation: PeerNotice, Hashable, Codable {
     public func revokes(_ credential: PeerCredential) -> Bool {
         credential.deviceId == deviceId && credential.tenant == tenant && credential.event == event
             && credential.notBefore <= revokedAt
-    }
-}
-
-extension FixedWidthInteger {
-    /// Big-endian bytes, for a notice's signed message.
-    fileprivate var noticeBytes: [UInt8] { withUnsafeBytes(of: bigEndian, Array.init) }
-}
-
-extension [UInt8] {
-    /// A string behind its 4-byte length, so no two notices share a message.
-    fileprivate mutating func appendNoticeField(_ text: String) {
-        let bytes = Array(text.utf8)
-        append(contentsOf: UInt32(clamping: bytes.count).noticeBytes)
-        append(contentsOf: bytes)
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KioskCore
 import KioskStore
@@ -65,6 +66,13 @@ public actor PeerExchange {
     var revocationsPushedThrough: Int64 = 0
     /// The devices the server revoked: their links are refused and closed.
     nonisolated let revocations = PeerRevocations()
+    /// This door's peer key, which signs its items (set with its identity).
+    var signingKey: P256.Signing.PrivateKey?
+    /// The newest credential of each door whose items this door holds, by device id (`peer_authors`): sent with
+    /// the door's items passed on.
+    var authors: [String: PeerCredential] = [:]
+    /// Authors' credentials already checked (the server's signature), so that each is checked once.
+    var checkedAuthors: Set<PeerCredential> = []
 
     /// Opens the exchange of the enrolled kiosk whose database `openStore` opens, for `event`.
     public init(
@@ -87,6 +95,7 @@ public actor PeerExchange {
         self.store = store
         self.pushedThrough = try store.ownPeerSequence()
         revocations.note(try store.revocations(event: event).map(\.notice))
+        for author in try store.peerAuthors(event: event) { authors[author.deviceId] = author }
         (guestsPushedThrough, revocationsPushedThrough) = try store.peerNoticeMarks(event: event)
         // Links from before a restart are down.
         for sighting in try store.peerSightings() where sighting.linked {
@@ -170,6 +179,7 @@ public actor PeerExchange {
         dialing.remove(peer.deviceId)
         logger.info("LAN link up with \(peer.door) (\(peer.deviceId)) at \(address)")
         sighted(peer, address: address, clockSkewMs: clockSkewMs)
+        keepAuthors([peer])
         if let warning = PeerSighting.clockWarning(skewMs: clockSkewMs) {
             logger.warning(
                 "LAN: \(peer.door)'s \(warning) of this door's: a scan's time there and here disagree; check both clocks (NTP)"
@@ -187,17 +197,9 @@ public actor PeerExchange {
         linksChanged(links.count)
     }
 
-    /// Sends the peer what its vector does not cover, in frames of `itemsPerFrame`.
+    /// Sends the peer what its vector does not cover (`sendItems`), then the server's notices held.
     func catchUp(_ link: Link, vector: PeerVector) async throws {
-        let own = PeerVector.Stream(device: context.device, epoch: try store.ownPeerStream()?.epoch ?? "")
-        let items = try store.peerItems(event: EventID(context.event), notCoveredBy: vector, limit: Int.max)
-            .filter { $0.stream == own }
-        var start = 0
-        while start < items.count {
-            let end = min(start + PeerMessage.itemsPerFrame, items.count)
-            try await send(.items(Array(items[start..<end])), to: link)
-            start = end
-        }
+        try await sendItems(notCoveredBy: vector, to: link)
         // Then every guest row and revocation held: few (the changes of the event since its rosters were
         // downloaded), and a door new to the LAN may have missed any of them.
         var after: Int64 = 0
@@ -213,26 +215,6 @@ public actor PeerExchange {
             let end = min(start + PeerMessage.noticesPerFrame, revoked.count)
             try await send(.revocations(Array(revoked[start..<end])), to: link)
         }
-    }
-
-    /// Applies a peer's items. A door speaks for itself only: its credential names its device id, and an item
-    /// under another device's id is dropped (items are not signed by their author, so a relayed one could be
-    /// forged by the door relaying it). A door learns each other door's scans from that door.
-    func received(_ items: [PeerItem], from link: Link) async throws {
-        guard items.count <= PeerMessage.itemsPerFrame else {
-            throw PeerError(operation: "reading a door's items", detail: "\(items.count) in one frame")
-        }
-        // An empty message is the peer's keep-alive: nothing to write.
-        guard !items.isEmpty else { return }
-        let own = items.filter { $0.device == link.credential.deviceId }
-        if own.count < items.count {
-            logger.warning(
-                "dropped \(items.count - own.count) items that \(link.credential.door) sent under another door's id")
-        }
-        let fresh = try store.applyPeerItems(own, at: Date())
-        heard(link.credential, address: link.address)
-        guard !fresh.isEmpty else { return }
-        applied(fresh)
     }
 
     /// Takes the server's guest rows a peer passed on: each checked (signed by a trusted key, for this event), the
@@ -320,15 +302,6 @@ public actor PeerExchange {
     /// Tells every link this door is still there.
     func keepAlive() async {
         for link in links.values { try? await send(.items([]), to: link) }
-    }
-
-    /// Pushes this door's items made since the last look to every link (the door loop and `kioskctl` commit them
-    /// to the database first; the door never waits for a peer).
-    func pushOwnItems() async throws {
-        let items = try store.ownPeerItems(after: pushedThrough, limit: PeerMessage.itemsPerFrame)
-        guard let last = items.last else { return }
-        pushedThrough = last.sequence
-        for link in links.values { try? await send(.items(items), to: link) }
     }
 
     // MARK: sightings

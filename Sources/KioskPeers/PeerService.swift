@@ -130,6 +130,8 @@ extension PeerExchange {
     func identity() throws -> PeerIdentity? {
         guard let credential = try store.peerCredential(event: EventID(context.event)) else { return nil }
         guard let keys = try store.peerIdentity() else { return nil }
-        return try PeerIdentity(privateKey: keys.privateKey, credential: credential)
+        let identity = try PeerIdentity(privateKey: keys.privateKey, credential: credential)
+        signingKey = identity.signingKey
+        return identity
     }
 }

@@ -9,7 +9,7 @@
 enum Migrations {
     static let all: [Migration] = [
         createTables, rosterWords, syncState, rosterSync, reverts, clockOffsetUncertainty, doubleEntries,
-        personalDataRetention, lanPeers, peerNotices,
+        personalDataRetention, lanPeers, peerNotices, peerItemSignatures,
     ]
 
     static let createTables = Migration(
@@ -302,5 +302,23 @@ enum Migrations {
             );
 
             ALTER TABLE peer_sightings ADD COLUMN clock_skew_ms INTEGER;
+            """)
+
+    /// Doors pass on each other's items (docs/SYNC.md, "Passed on through a door"): each item keeps its author's
+    /// signature, and the newest credential of each author seen (a linked door's, or one that came with an item
+    /// passed on) is kept per event, to send with the author's items to doors that have not seen it.
+    static let peerItemSignatures = Migration(
+        number: 11, name: "LAN item signatures",
+        sql: """
+            ALTER TABLE peer_items ADD COLUMN signature BLOB;
+
+            CREATE TABLE peer_authors (
+                event       INTEGER NOT NULL,
+                device      TEXT    NOT NULL,
+                not_before  INTEGER NOT NULL,
+                credential  TEXT    NOT NULL,
+                received_at INTEGER NOT NULL,
+                PRIMARY KEY (event, device)
+            );
             """)
 }

@@ -31,7 +31,7 @@ extension SQLiteDoorStore {
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO peer_items (\(PeerItemRecord.insertColumns))
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (device, epoch, sequence) DO NOTHING
                         """
                 ).execute(arguments: PeerItemRecord.arguments(item, receivedAt: now.storeMilliseconds))

@@ -179,7 +179,7 @@ extension SQLiteDoorStore {
         return true
     }
 
-    private func encode<Notice: Encodable>(_ notices: [Notice], operation: String) throws -> [String] {
+    func encode<Notice: Encodable>(_ notices: [Notice], operation: String) throws -> [String] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try run(operation) { try notices.map { String(decoding: try encoder.encode($0), as: UTF8.self) } }

@@ -112,6 +112,8 @@ final class PeerNode: Sendable {
             try holder.install(PeerIdentity(key: P256.Signing.PrivateKey(), credential: made, checkingKey: false))
         } else {
             try holder.install(try PeerIdentity(privateKey: pair.privateKey, credential: made))
+            // As the LAN service does: the exchange signs this door's items with the identity's key.
+            _ = try await exchange.identity()
         }
         network = PeerNetwork(
             exchange: exchange, holder: holder,

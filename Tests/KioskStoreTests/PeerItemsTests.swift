@@ -356,4 +356,42 @@ struct PeerItemsTests {
         try store.recordPeerSighting(heard)
         #expect(try store.peerSightings() == [east, heard])
     }
+
+    @Test(
+        "a peer's item keeps its author's signature; authors' newest credentials are kept",
+        arguments: StoreKind.allCases)
+    func signaturesAndAuthors(_ kind: StoreKind) throws {
+        let db = try TestDatabase(kind)
+        let store = try enrolledStore(db)
+        var signed = peerCheckIn(Fixture.anna, at: 10, sequence: 1)
+        signed.signature = Array(repeating: 5, count: 64)
+        let unsigned = peerCheckIn(Fixture.bob, at: 11, sequence: 2)
+        #expect(try store.unheldPeerItems([signed, unsigned]) == [signed, unsigned])
+        #expect(try store.applyPeerItems([signed, unsigned], at: Fixture.time(12)) == [signed, unsigned])
+        #expect(try heldItems(store) == [signed, unsigned])
+        #expect(
+            try store.unheldPeerItems([signed, unsigned, peerCheckIn(Fixture.anna, at: 10, sequence: 3)]).map(
+                \.sequence) == [3])
+        // A signature of another length is not an item's: refused.
+        var malformed = peerCheckIn(Fixture.anna, at: 10, sequence: 4)
+        malformed.signature = [1, 2, 3]
+        #expect(try store.applyPeerItems([malformed], at: Fixture.time(13)).isEmpty)
+
+        func credential(_ device: String, notBefore: Int64, event: EventID = Fixture.event) -> PeerCredential {
+            PeerCredential(
+                keyID: 3, tenant: Fixture.tenant.rawValue, event: event.rawValue, deviceId: device,
+                door: "Door \(device)",
+                peerKey: [4] + Array(repeating: 9, count: 64), notBefore: notBefore,
+                notAfter: notBefore + PeerCredential.validity, signature: Array(repeating: 7, count: 64))
+        }
+        let south = credential("dev-2", notBefore: 2000)
+        try store.keepPeerAuthors([south, credential("dev-3", notBefore: 1000)], at: Fixture.time(14))
+        try store.keepPeerAuthors(
+            [
+                credential("dev-2", notBefore: 1500), credential("dev-3", notBefore: 3000),
+                credential("dev-4", notBefore: 1000, event: Fixture.otherEvent),
+            ], at: Fixture.time(15))
+        #expect(try store.peerAuthors(event: Fixture.event) == [south, credential("dev-3", notBefore: 3000)])
+        #expect(try store.peerAuthors(event: Fixture.otherEvent).map(\.deviceId) == ["dev-4"])
+    }
 }

@@ -10,7 +10,9 @@
 #   - the scenario: the doors link; the server goes and a guest admitted at North is "already checked in at North"
 #     at South; ~20 check-ins at North timed until South and East have them; East is cut off and both sides admit,
 #     one guest on both sides; South is SIGKILLed and restarted; East comes back, then the server; every kiosk
-#     empties its queue; South's route to the server is then blackholed while North's is not: a cancellation and a
+#     empties its queue; North and South are cut from each other (and South from the server): East passes North's
+#     scan on to South and South's to North, signed by their authors; South's route to the server stays blackholed
+#     while North's is not: a cancellation and a
 #     walk-in made on the server reach South from its peers (signed by the server), and East's revocation, which
 #     North's sync brings, makes North and South drop East; the server's export then holds every admit once, one
 #     check-in per guest, the double entry marked, and no scan from South for the guests it refused.
@@ -514,12 +516,37 @@ fi
 north_superseded() { [ "$(field North '.sync.superseded // 0')" -ge 1 ]; }
 check "North's scan of $(guest_name "$double") is marked superseded on North (kioskctl status)" eventually 10 north_superseded
 
+# --- i. Through a door: North and South cannot see each other, East passes their scans on -----------------------
+# South's route to the server is cut too (and stays cut for h): the server cannot be how South learns North's scan.
+say "i. North and South cut from each other (and South from the server): East passes their scans on"
+ip netns exec "${ns[South]}" ip route add blackhole "$host/32"
+ip netns exec "${ns[North]}" ip route add blackhole "${address[South]}/32"
+ip netns exec "${ns[South]}" ip route add blackhole "${address[North]}/32"
+mark_relay=$(log_size South)
+base_south=$(checked_in South)
+take_guest relayed
+t=$(now_ms)
+admit_at North "$relayed"
+if eventually 10 count_is South $((base_south + 1)); then
+    ok "South learned North's check-in through East in $(($(now_ms) - t)) ms"
+else
+    bad "South did not learn North's check-in through East within 10 s"
+fi
+passed_by_east() { log_has South "$mark_relay" "scans of North passed on by East"; }
+check "South's log: North's scan passed on by East (signed by North)" eventually 5 passed_by_east
+base_north=$(checked_in North)
+take_guest relayed_back
+admit_at South "$relayed_back"
+check "North learned South's admit through East" eventually 10 count_is North $((base_north + 1))
+ip netns exec "${ns[North]}" ip route del blackhole "${address[South]}/32"
+ip netns exec "${ns[South]}" ip route del blackhole "${address[North]}/32"
+check "North and South linked again once they can see each other" eventually 45 all_linked
+
 # --- h. The server's word over the LAN: South cannot reach the server, North can -----------------------------------
 # A cancellation and a walk-in North fetched reach South (and East) signed by the server; then East is revoked on the
 # server, North learns it with its heartbeat (kioskctl sync, as an operator would run it), and both North and South
 # (which has no uplink) drop East's links.
-say "h. South's route to the server cut; a cancellation, a walk-in and a revocation reach it over the LAN"
-ip netns exec "${ns[South]}" ip route add blackhole "$host/32"
+say "h. South's route to the server still cut; a cancellation, a walk-in and a revocation reach it over the LAN"
 mark_cut=$(log_size South)
 t=$(now_ms)
 take_guest cancelled_guest

@@ -1,13 +1,15 @@
 internal import GRDB
 import KioskCore
 
+import struct Foundation.Data
+
 /// A row of the `peer_items` table: an item of this kiosk's or a peer's, read and written by column name.
 struct PeerItemRecord: FetchableRecord {
     static let databaseTableName = "peer_items"
 
     /// The columns an insert names, in the order of `arguments`.
     static let insertColumns =
-        "device, epoch, sequence, event, guest_id, kind, door, at, arrived, source, reverts, clock_offset_ms, received_at"
+        "device, epoch, sequence, event, guest_id, kind, door, at, arrived, source, reverts, clock_offset_ms, received_at, signature"
 
     var item: PeerItem
 
@@ -25,6 +27,9 @@ struct PeerItemRecord: FetchableRecord {
             source: try row.text(Column("source")),
             reverts: try row.decode(Int64?.self, forColumn: Column("reverts")),
             clockOffsetMs: try row.decode(Int64?.self, forColumn: Column("clock_offset_ms")))
+        if let signature = try row.decode(Data?.self, forColumn: Column("signature")) {
+            item.signature = Array(signature)
+        }
     }
 
     /// The item's values in the order of `insertColumns`, received at `receivedAt` (ms since 1970).
@@ -32,6 +37,7 @@ struct PeerItemRecord: FetchableRecord {
         [
             item.device, item.epoch, item.sequence, Int64(item.event), item.guest, item.kind.rawValue, item.door,
             item.at, item.arrived, item.source, item.reverts, item.clockOffsetMs, receivedAt,
+            item.signature.map { Data($0) },
         ]
     }
 }
