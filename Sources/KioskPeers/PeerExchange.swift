@@ -125,7 +125,8 @@ public actor PeerExchange {
                 var link: Link?
                 defer { if let link { Task { await self.unlink(link) } } }
                 for try await frame in inbound {
-                    let message = try PeerMessage(decoding: frame)
+                    // A kind of message a later version added is skipped (its sender is on a later version).
+                    guard let message = try PeerMessage.decoded(frame) else { continue }
                     switch message {
                     case .hello(let vector, let sentAt):
                         guard link == nil, let peer = credential() else {

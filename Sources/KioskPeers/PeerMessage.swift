@@ -26,10 +26,21 @@ enum PeerMessage: Codable, Equatable, Sendable {
         allocator.buffer(bytes: try JSONEncoder().encode(self))
     }
 
-    init(decoding buffer: ByteBuffer) throws(PeerError) {
+    /// The kinds of message this version knows (the JSON object's one key).
+    static let knownKinds: Set<String> = ["hello", "items", "guests", "revocations"]
+
+    /// The message in `buffer`; nil for a message of a kind a later version of the kiosk added (one JSON object with
+    /// one key this version does not know), which is skipped so that doors of two versions stay linked.
+    static func decoded(_ buffer: ByteBuffer) throws(PeerError) -> PeerMessage? {
+        let data = Data(buffer.readableBytesView)
         do {
-            self = try JSONDecoder().decode(PeerMessage.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(PeerMessage.self, from: data)
         } catch {
+            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object.count == 1,
+                let kind = object.keys.first, !knownKinds.contains(kind)
+            {
+                return nil
+            }
             throw PeerError(operation: "reading a door's message", detail: "not a message of this protocol: \(error)")
         }
     }
