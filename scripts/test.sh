@@ -25,8 +25,8 @@ stage "build"
 # runs on the test-server threads, so the suite's load on the 2-thread concurrency pool does not starve it). The
 # run has a deadline, several times its usual length: a hung test fails the run by name
 # (scripts/swift-test-bounded.sh).
-# BESIDE_TESTS: a command run in the background while the tests run (.ci/run builds the release there: much of the
-# suite waits on live processes and the network, so the build takes cores the tests leave idle); its output goes to
+# BESIDE_TESTS: a command run in the background while the tests run (.ci/run runs the Debian packages' test there:
+# much of the suite waits on live processes and the network, so it takes cores the tests leave idle); its output goes to
 # .build/beside-tests.log, and its failure fails this script after the tests.
 if [ -n "${BESIDE_TESTS:-}" ]; then
     bash -c "$BESIDE_TESTS" > .build/beside-tests.log 2>&1 &
