@@ -141,6 +141,9 @@ final class ChaosDoor {
     let folder: String
     private let proxyURL: String
     private let walkInKey: String
+    /// With the LAN on: the run's own multicast port (the doors link with each other on loopback, issue 23, and
+    /// with no door of another test) and the server's `trusted_key` lines (its key signs the peer credentials).
+    private let lan: (discoveryPort: Int, serverKeys: String)?
     private var process: Process?
     private var keyboard: FileHandle?
     private var starts = 0
@@ -154,8 +157,12 @@ final class ChaosDoor {
     private var enrolled = false
 
     /// Makes the folder and its database (the test roster, replaced by the server's when enrolled).
-    init(name: String, server: ChaosServer, proxyURL: String, walkInKey: String) throws {
+    init(
+        name: String, server: ChaosServer, proxyURL: String, walkInKey: String,
+        lan: (discoveryPort: Int, serverKeys: String)?
+    ) throws {
         self.name = name
+        self.lan = lan
         self.proxyURL = proxyURL
         self.walkInKey = walkInKey
         folder = LiveProcesses.temporaryFolder()
@@ -181,7 +188,7 @@ final class ChaosDoor {
             server = \(proxyURL)
             server_ca = ca.pem
             sync_interval = 1s
-            lan_sync = off
+            \(lan.map { "lan_sync = on\nlan_port = 0\nlan_interface = 127.0.0.1\nlan_discovery_port = \($0.discoveryPort)\n\($0.serverKeys)" } ?? "lan_sync = off")
             source = replay:\(frames)
             display = text
 
@@ -220,6 +227,14 @@ final class ChaosDoor {
     }
 
     var logPath: String { folder + "/kiosk-\(starts).log" }
+
+    /// The LAN links this door made in all its lives (its logs' "LAN link up" lines).
+    var lanLinks: Int {
+        (1...max(1, starts)).reduce(0) { count, start in
+            let log = (try? String(contentsOfFile: folder + "/kiosk-\(start).log", encoding: .utf8)) ?? ""
+            return count + log.components(separatedBy: "LAN link up with").count - 1
+        }
+    }
 
     func start() throws {
         starts += 1
