@@ -10,8 +10,9 @@ extension PeerExchange {
     /// the other doors' that can be passed on (signed, by an author known and not revoked). Not the peer's own.
     func sendItems(notCoveredBy vector: PeerVector, to link: Link) async throws {
         let own = try store.ownPeerStream()
+        // A door of an earlier version drops other doors' items: it is sent only this door's own.
         let items = try store.peerItems(event: EventID(context.event), notCoveredBy: vector, limit: Int.max)
-            .filter { $0.device != link.credential.deviceId }
+            .filter { $0.device != link.credential.deviceId && (link.passesOn || $0.device == context.device) }
         var frame: [PeerItem] = []
         for item in items {
             guard let outgoing = try self.outgoing(item, own: own) else { continue }
@@ -27,7 +28,8 @@ extension PeerExchange {
     /// An item as this door sends it: its own signed now, another door's with its signature and author's
     /// credential; nil for another door's item that cannot be passed on.
     func outgoing(_ item: PeerItem, own: PeerVector.Stream?) throws -> PeerItem? {
-        if item.stream == own {
+        // This door's own (of its current queue epoch, or of an earlier enrolment's): signed now.
+        if item.stream == own || item.device == context.device {
             return try signingKey.map { try item.signed(with: $0) } ?? item.fact
         }
         guard item.signature != nil, let author = authors[item.device], !revocations.revokes(author) else {
@@ -62,7 +64,9 @@ extension PeerExchange {
         var accepted: [PeerItem] = []
         var refused: (count: Int, why: String) = (0, "")
         for item in try store.unheldPeerItems(items) {
-            if item.device == link.credential.deviceId {
+            if item.event != context.event {
+                refused = (refused.count + 1, "of event \(item.event), not this door's \(context.event)")
+            } else if item.device == link.credential.deviceId {
                 // Its own: kept with its signature if that verifies (to pass it on), without one otherwise.
                 var own = item.fact
                 if item.isSigned(by: link.credential.peerKey) { own.signature = item.signature }
@@ -80,11 +84,13 @@ extension PeerExchange {
         keepAuthors(accepted.compactMap(\.author))
         let fresh = try store.applyPeerItems(accepted, at: Date())
         guard !fresh.isEmpty else { return }
+        // Passed on beside the link's reading loop, which never waits on another link's writes (a slow door, or
+        // three doors passing items round, would otherwise hold each other up).
+        Task { await self.relay(fresh, from: link) }
         let passedOn = Dictionary(grouping: fresh.filter { $0.device != link.credential.deviceId }, by: \.door)
         for (door, items) in passedOn.sorted(by: { $0.key < $1.key }) {
             logger.info("LAN: \(items.count) scans of \(door) passed on by \(link.credential.door)")
         }
-        try await relay(fresh, from: link)
         applied(fresh.map(\.fact))
     }
 
@@ -107,13 +113,24 @@ extension PeerExchange {
         return nil
     }
 
-    /// Passes items new here on to every other link: not back to the door they came from, nor to their author.
-    func relay(_ items: [PeerItem], from source: Link) async throws {
-        let own = try store.ownPeerStream()
-        let passable = try items.compactMap { try outgoing($0, own: own) }
+    /// Passes items new here on to every other link that takes them: not back to the door they came from, nor to
+    /// their author, nor to a door whose hello vector covered them (it had them when it linked: a door that
+    /// rejoins and catches up from five doors does not echo it all back to them).
+    func relay(_ items: [PeerItem], from source: Link) async {
+        let passable: [PeerItem]
+        do {
+            let own = try store.ownPeerStream()
+            passable = try items.compactMap { try outgoing($0, own: own) }
+        } catch {
+            logger.warning("LAN: could not pass on items: \(error)")
+            return
+        }
         guard !passable.isEmpty else { return }
-        for link in links.values where link.id != source.id {
-            let frame = passable.filter { $0.device != link.credential.deviceId }
+        for link in links.values where link.id != source.id && link.passesOn {
+            let frame = passable.filter { item in
+                item.device != link.credential.deviceId
+                    && link.vector.covered(item.stream)?.contains(item.sequence) != true
+            }
             if !frame.isEmpty { try? await send(.items(frame), to: link) }
         }
     }

@@ -31,17 +31,23 @@ public actor PeerExchange {
         let address: String
         /// Its clock minus this door's, from its hello (milliseconds).
         let clockSkewMs: Int64
+        /// What it held when it said hello: items that vector covers are not passed on to it.
+        let vector: PeerVector
+        /// Whether it takes other doors' items passed on (its hello says so; a door of an earlier version does not).
+        let passesOn: Bool
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
         let channel: any Channel
 
         init(
-            id: Int, credential: PeerCredential, address: String, clockSkewMs: Int64,
-            outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel
+            id: Int, credential: PeerCredential, address: String, clockSkewMs: Int64, vector: PeerVector,
+            passesOn: Bool, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel
         ) {
             self.id = id
             self.credential = credential
             self.address = address
             self.clockSkewMs = clockSkewMs
+            self.vector = vector
+            self.passesOn = passesOn
             self.outbound = outbound
             self.channel = channel
         }
@@ -120,7 +126,8 @@ public actor PeerExchange {
             try await channel.executeThenClose { inbound, outbound in
                 try await outbound.write(
                     PeerMessage.hello(
-                        vector: try await self.vector(), sentAt: Int64(Date().timeIntervalSince1970 * 1000)
+                        vector: try await self.vector(), sentAt: Int64(Date().timeIntervalSince1970 * 1000),
+                        passesOn: true
                     ).encoded(allocator: channel.channel.allocator))
                 var link: Link?
                 defer { if let link { Task { await self.unlink(link) } } }
@@ -128,16 +135,27 @@ public actor PeerExchange {
                     // A kind of message a later version added is skipped (its sender is on a later version).
                     guard let message = try PeerMessage.decoded(frame) else { continue }
                     switch message {
-                    case .hello(let vector, let sentAt):
+                    case .hello(let vector, let sentAt, let passesOn):
                         guard link == nil, let peer = credential() else {
                             throw PeerError(operation: "linking a door", detail: "a second hello, or no credential")
                         }
                         // On a LAN the hello takes a millisecond or two: its time against ours is the clocks' skew.
                         let skew = sentAt - Int64(Date().timeIntervalSince1970 * 1000)
                         let made = await self.link(
-                            peer, address: address, clockSkewMs: skew, outbound: outbound, channel: channel.channel)
+                            peer, address: address, clockSkewMs: skew, vector: vector, passesOn: passesOn == true,
+                            outbound: outbound, channel: channel.channel)
                         link = made
-                        try await self.catchUp(made, vector: vector)
+                        // The catch-up is sent beside this loop, which goes on reading: two doors that owe each
+                        // other more than the buffers between them hold would otherwise each wait on its writes
+                        // while neither reads.
+                        Task {
+                            do {
+                                try await self.catchUp(made, vector: vector)
+                            } catch {
+                                self.logger.info("LAN catch-up with \(address) stopped: \(error)")
+                                made.channel.close(promise: nil)
+                            }
+                        }
                     case .items(let items):
                         guard let link else {
                             throw PeerError(operation: "linking a door", detail: "items before its hello")
@@ -164,14 +182,14 @@ public actor PeerExchange {
     func vector() throws -> PeerVector { try store.peerVector(event: EventID(context.event)) }
 
     func link(
-        _ peer: PeerCredential, address: String, clockSkewMs: Int64,
+        _ peer: PeerCredential, address: String, clockSkewMs: Int64, vector: PeerVector, passesOn: Bool,
         outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         channel: any Channel
     ) -> Link {
         nextLinkID += 1
         let link = Link(
-            id: nextLinkID, credential: peer, address: address, clockSkewMs: clockSkewMs, outbound: outbound,
-            channel: channel)
+            id: nextLinkID, credential: peer, address: address, clockSkewMs: clockSkewMs, vector: vector,
+            passesOn: passesOn, outbound: outbound, channel: channel)
         if let previous = links[peer.deviceId] {
             // The same door again (it reconnected before this side saw the old link fail): the new link wins.
             previous.channel.close(promise: nil)

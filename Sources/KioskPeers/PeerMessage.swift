@@ -4,8 +4,10 @@ import NIOCore
 
 /// What two linked doors say to each other, one JSON message per length-prefixed frame.
 enum PeerMessage: Codable, Equatable, Sendable {
-    /// The first message each side sends: what it holds, and its clock (milliseconds since 1970).
-    case hello(vector: PeerVector, sentAt: Int64)
+    /// The first message each side sends: what it holds, its clock (milliseconds since 1970), and whether it takes
+    /// other doors' items passed on (signed by their authors; nil from a door of an earlier version, which drops
+    /// them, so it is sent only its own door's items).
+    case hello(vector: PeerVector, sentAt: Int64, passesOn: Bool?)
     /// Items the other side may not hold: the catch-up after `hello`, then each new one as it is made or learned.
     case items([PeerItem])
     /// Guest rows of the server's deltas (cancellations, walk-ins, edits), each signed by the server: the catch-up

@@ -174,7 +174,8 @@ final class PeerNode: Sendable {
         try await link.channel.executeThenClose { inbound, outbound in
             try await outbound.write(
                 PeerMessage.hello(
-                    vector: PeerVector(), sentAt: Int64(Date().timeIntervalSince1970 * 1000) + clockAheadMs
+                    vector: PeerVector(), sentAt: Int64(Date().timeIntervalSince1970 * 1000) + clockAheadMs,
+                    passesOn: true
                 )
                 .encoded(allocator: link.channel.channel.allocator))
             try await body(outbound, link.channel.channel.allocator)

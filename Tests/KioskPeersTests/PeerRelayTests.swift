@@ -93,9 +93,22 @@ struct PeerRelayTests {
             altered.guest = PeerNode.roster[12].guest.text
             var unsigned = try scan(13, sequence: 3)
             unsigned.signature = nil
-            var otherAuthor = try scan(14, sequence: 4)
+            // Under North's id, signed with the rogue's own key and carrying the rogue's own (valid) credential.
+            let rogueKey = try P256.Signing.PrivateKey(
+                rawRepresentation: try rogue.openStore().peerIdentity()!.privateKey)
+            var otherAuthor = try scan(14, sequence: 4).fact.signed(with: rogueKey)
             otherAuthor.author = try rogue.openStore().peerCredential(event: Self.event)
-            let message = PeerMessage.items([signedByRogue, altered, unsigned, otherAuthor, try scan(15, sequence: 5)])
+            // Of another event, signed by North: refused even where that event's roster is held.
+            var elsewhere = PeerNode.roster[19]
+            elsewhere.event = EventID(Issuer.event + 1)
+            try victim.openStore().upsertGuests([elsewhere])
+            var otherEvent = try scan(19, sequence: 8).fact
+            otherEvent.event = Issuer.event + 1
+            otherEvent = try otherEvent.signed(with: northKey)
+            otherEvent.author = north
+            let message = PeerMessage.items([
+                signedByRogue, altered, unsigned, otherAuthor, otherEvent, try scan(15, sequence: 5),
+            ])
             try await rogue.speak(to: victim) { outbound, allocator in
                 try await outbound.write(message.encoded(allocator: allocator))
                 #expect(try await eventually { try Self.checkIn(of: PeerNode.roster[15], at: victim) != nil })
@@ -106,6 +119,8 @@ struct PeerRelayTests {
             }
             #expect(
                 try store.peerItems(event: Self.event, notCoveredBy: PeerVector(), limit: 10).map(\.sequence) == [5])
+            #expect(
+                try store.peerItems(event: EventID(Issuer.event + 1), notCoveredBy: PeerVector(), limit: 10).isEmpty)
             // Once the server has revoked North, North's scans passed on are dropped too.
             try store.keepRevocations([try issuer.revocation(of: "dev-n")], at: Date())
             try await victim.exchange.pushNotices()

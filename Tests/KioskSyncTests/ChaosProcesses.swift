@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskStore
+import PassFormat
 import TestSupport
 
 #if canImport(Glibc)
@@ -275,6 +276,20 @@ final class ChaosDoor {
     }
 
     func pending() throws -> Int { try store()?.pendingCount() ?? 0 }
+
+    /// The items this door holds (its own and, over the LAN, other doors'), by key: device, epoch, sequence.
+    func heldItems() throws -> Set<String> {
+        guard let store = try store() else { return [] }
+        return Set(
+            try store.peerItems(event: EventID(1), notCoveredBy: PeerVector(), limit: .max)
+                .map { "\($0.device) \($0.epoch) \($0.sequence)" })
+    }
+
+    /// The other doors' items this door holds (they came over the LAN: nothing else puts them there).
+    func itemsFromPeers() throws -> Int {
+        guard let store = try store(), let own = try store.ownPeerStream() else { return 0 }
+        return try heldItems().filter { !$0.hasPrefix(own.device + " ") }.count
+    }
 
     /// `kioskctl status`: pending, sync failures and superseded scans.
     func status() throws -> ChaosObservation.Door {

@@ -45,6 +45,8 @@ final class ChaosRun {
         var outages = 0
         /// LAN links the doors made (they link on loopback, and are killed and restarted while linked).
         var lanLinks = 0
+        /// Items the doors hold of other doors at the end (each came over the LAN).
+        var itemsFromPeers = 0
         /// Codes typed into a kiosk killed before it read them (no verdict, nothing recorded).
         var unanswered = 0
         var proxy = ChaosProxy.Counts()
@@ -65,7 +67,7 @@ final class ChaosRun {
             return "chaos summary (\(store), seed \(seed)): \(steps) steps in \(String(format: "%.1f", seconds)) s; "
                 + "\(scans) scans (\(admitting) admitting, \(doubleEntries) double entries, \(unanswered) killed "
                 + "unread), \(cancellations) cancellations, \(walkIns) walk-ins; \(kioskKills) kiosk kills "
-                + "(\(midScanKills) mid-scan), \(serverKills) server kills, \(outages) outages; \(lanLinks) LAN links; "
+                + "(\(midScanKills) mid-scan), \(serverKills) server kills, \(outages) outages; \(lanLinks) LAN links, \(itemsFromPeers) items from peers; "
                 + "proxy: \(proxy); "
                 + "drained in \(String(format: "%.1f", drainSeconds)) s; invariants held: \(held.count)/"
                 + "\(ChaosViolation.Invariant.allCases.count)"
@@ -275,6 +277,21 @@ final class ChaosRun {
         report.doubleEntries = model.doubleEntries
         report.proxy = proxy.counts
         report.lanLinks = doors.reduce(0) { $0 + $1.lanLinks }
+        if store.lan {
+            // Healed and linked again, every door holds every door's items (the union of all they hold).
+            var lacking = ""
+            let converged = try ChaosWait.until(20, every: 0.5) {
+                let held = try doors.map { try $0.heldItems() }
+                let all = held.reduce(into: Set<String>()) { $0.formUnion($1) }
+                lacking = zip(doors, held).filter { $1 != all }.map { "\($0.name) lacks \(all.count - $1.count)" }
+                    .joined(separator: ", ")
+                return lacking.isEmpty
+            }
+            if !converged {
+                report.notes.append("the doors' items did not converge over the LAN within 20 s of healing: \(lacking)")
+            }
+        }
+        report.itemsFromPeers = try doors.reduce(0) { $0 + (try $1.itemsFromPeers()) }
     }
 
     // MARK: - Actions

@@ -46,7 +46,10 @@ struct ChaosTests {
         for note in report.notes { Issue.record("chaos seed \(seed), \(store): \(note)") }
         #expect(report.kioskKills > 0 && report.serverKills > 0 && report.outages > 1, "\(report)")
         // With the LAN on, the doors linked (and were killed while linked): the invariants held with it on.
-        #expect(store.lan ? report.lanLinks >= 2 : report.lanLinks == 0, "\(report)")
+        #expect(
+            store.lan
+                ? report.lanLinks >= 2 && report.itemsFromPeers > 0 : report.lanLinks + report.itemsFromPeers == 0,
+            "\(report)")
         #expect(report.walkIns == settings.walkIns || settings.duration != nil, "\(report)")
     }
 }
