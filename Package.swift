@@ -184,7 +184,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-            ]
+            ],
+            // The hardware-in-the-loop test's stalled door loop (DoorFault.swift): debug builds only, never in a
+            // shipped binary.
+            swiftSettings: [.define("KIOSK_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         // Test support: the package's executables run as processes, the tests' PostgreSQL.
         .target(

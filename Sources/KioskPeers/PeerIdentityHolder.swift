@@ -24,11 +24,16 @@ final class PeerIdentityHolder: Sendable {
                 certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.privateKey))
             server.minimumTLSVersion = .tlsv13
             server.certificateVerification = .noHostnameVerification
+            // No certificate authority takes part (PeerTLS checks each certificate's credential itself), so none
+            // is loaded: the system's default roots would make the context fail on a box without
+            // ca-certificates (the HIL test's minimal Debian 12 found it: "unknownError([])").
+            server.trustRoots = .certificates([])
             var client = TLSConfiguration.makeClientConfiguration()
             client.certificateChain = [.certificate(identity.certificate)]
             client.privateKey = .privateKey(identity.privateKey)
             client.minimumTLSVersion = .tlsv13
             client.certificateVerification = .noHostnameVerification
+            client.trustRoots = .certificates([])
             let current = Current(
                 identity: identity, server: try NIOSSLContext(configuration: server),
                 client: try NIOSSLContext(configuration: client))

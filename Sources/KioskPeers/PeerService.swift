@@ -56,7 +56,14 @@ public struct PeerService: Service {
                     logger.warning("LAN between doors stopped: \(error); trying again in 10 s")
                     linksChanged(0)
                 }
-                try await Task.sleep(for: Self.retryAfter)
+                // A shutdown during the wait ends the service cleanly: a CancellationError thrown from here made
+                // the kiosk exit 1 on every `systemctl stop` while the LAN could not start (the HIL test's
+                // guest, with no network, found it).
+                do {
+                    try await Task.sleep(for: Self.retryAfter)
+                } catch {
+                    return
+                }
             }
         }
     }

@@ -85,7 +85,7 @@ final class DoorService: Service {
             case .sourceEnded:
                 logger.info("frame source ended; manual entry stays available (SIGTERM or Ctrl-C stops the kiosk)")
             case .tick:
-                break
+                await DoorFault.stallIfAsked(logger: logger)
             case .sync(let status):
                 apply(status, to: door, waits: &waits)
             case .lan(let doors):

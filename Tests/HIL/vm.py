@@ -4,7 +4,7 @@ import json, math, os, re, socket, struct, subprocess, time, zlib
 
 class VM:
     def __init__(self, kernel, initrd, workdir, append="console=ttyS0 quiet loglevel=2 panic=-1 vt.global_cursor_default=0",
-                 memory=1024, log=None):
+                 memory=1024, log=None, drive=None):
         os.makedirs(workdir, exist_ok=True)
         self.serial_path, self.qmp_path = f"{workdir}/serial.sock", f"{workdir}/qmp.sock"
         for p in (self.serial_path, self.qmp_path):
@@ -20,6 +20,9 @@ class VM:
                "-device", "hda-output,audiodev=snd0",
                "-chardev", f"socket,id=s0,path={self.serial_path},server=on,wait=on", "-serial", "chardev:s0",
                "-qmp", f"unix:{self.qmp_path},server=on,wait=off"]
+        if drive:
+            # The guest's root disk (a throwaway copy made for the run: written in place, never synced to disk).
+            cmd += ["-drive", f"file={drive},if=virtio,format=raw,cache=unsafe"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.serial = self._connect(self.serial_path)
         self.buffer = b""
