@@ -22,7 +22,8 @@ enum DoorFault {
                 logger.error("fault injection: \(variable) names \(path), which could not be deleted: \(error)")
                 return
             }
-            logger.warning("fault injection: the door loop stalls now (\(variable)); the watchdog should restart the kiosk")
+            logger.warning(
+                "fault injection: the door loop stalls now (\(variable)); the watchdog should restart the kiosk")
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(3600))
             }

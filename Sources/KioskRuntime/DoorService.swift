@@ -72,14 +72,17 @@ final class DoorService: Service {
                 }
             case .key(let key):
                 door.controller.handle(key: key, at: Date())
+            // Camera news redraws the ready screen, but not over a verdict still held: frames and news come on
+            // separate channels, so a kiosk that has just started may decide a pass before it hears that its
+            // camera streams (the HIL test's restarted kiosk lost its "already checked in" screen that way).
             case .camera(.streaming(let what)):
                 door.controller.status.camera = .streaming(what)
-                door.controller.showReady()
+                door.controller.statusChanged(at: Date())
             case .camera(.disconnected(let why)):
                 door.controller.status.camera = .disconnected(why)
                 door.controller.status.fps = nil
                 logger.warning("camera disconnected (\(why)); manual entry keeps working")
-                door.controller.showReady()
+                door.controller.statusChanged(at: Date())
             case .reload:
                 reload(into: door, policy: &policy, running: &running)
             case .sourceEnded:

@@ -66,6 +66,13 @@ for pkg in kiosk checkin-server; do
     { echo "hil: no ${pkg}_${version}_${arch}.deb in $DEBS" >&2; exit 1; }
 done
 
+# HIL_PREPARE_ONLY=1: stop once the Debian root is made and cached (.ci/run does it beside the tests, where the
+# mirror's downloads and dpkg's unpacking take little of the cores).
+if [ "${HIL_PREPARE_ONLY:-0}" = 1 ]; then
+  MKROOT_TARBALL_ONLY=1 Tests/HIL/mkroot.sh "$CACHE" "$CACHE/kernel" "$KV" "$STAGE" "$STAGE/root.img"
+  exit 0
+fi
+
 # The event: a demo's keys, roster and door images (tenant 1, event 1: the first the guest's server makes).
 "$BIN/kioskctl" demo --dir "$STAGE/demo" --tenant 1 --event 1 --guests 40 --seed 7 >&2
 cp "$STAGE/demo/roster.csv" "$STAGE/demo/keys/issuer-1.pub.pem" "$STAGE/root/hil/"
