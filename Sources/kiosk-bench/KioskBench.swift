@@ -12,7 +12,7 @@ struct KioskBench: AsyncParsableCommand {
             """,
         subcommands: [
             PipelineBench.self, LookupBench.self, AtRestBench.self, RobustnessBench.self, DecoderBench.self,
-            IdleBench.self,
+            IdleBench.self, LiveDoorBench.self,
             SyncBench.self,
             ServerBench.self,
             WebBench.self,
