@@ -25,7 +25,14 @@ struct PeerDiscovery: Sendable {
         } catch {
             // The channel's writer must be finished before it goes.
             try? await channel.executeThenClose { _, _ in }
-            throw error
+            if error is PeerError { throw error }
+            // The kernel's own words ("No such device") do not say what to do: a door without a network, or an
+            // address that is not this box's.
+            let on = settings.interface.map { "on \($0) (lan_interface)" } ?? "on the interface of the default route"
+            throw PeerError(
+                operation: "joining the doors' multicast group \(settings.group) \(on)",
+                detail: "\(error). Connect the door to the venue network, or set lan_interface in kiosk.conf to "
+                    + "the IPv4 address of this box's network card; lan_sync = off turns the LAN off")
         }
         return channel
     }

@@ -36,3 +36,25 @@ import Testing
         await #expect(throws: Never.self) { try await running.value }
     }
 }
+
+/// What an operator reads when the door cannot join the doors' multicast group.
+@Suite struct PeerDiscoveryErrorTests {
+    @Test func anInterfaceThatIsNotThisBoxsIsNamedWithWhatToDo() async throws {
+        let node = try await PeerNode(device: "dev_join", door: "Join", issuer: try Issuer())
+        defer { Task { await node.stop() } }
+        let network = node.network
+        // 192.0.2.1 (TEST-NET-1) is no address of this machine: the kernel refuses the membership.
+        let elsewhere = PeerNetwork(
+            exchange: network.exchange, holder: network.holder, context: network.context,
+            settings: PeerSettings(port: 0, discoveryPort: 0, interface: "192.0.2.1"), verifier: network.verifier,
+            logger: network.logger, group: network.group)
+        do {
+            _ = try await PeerDiscovery(network: elsewhere).open()
+            Issue.record("joined the group on an address this box does not have")
+        } catch let error as PeerError {
+            #expect(error.operation.contains("192.0.2.1 (lan_interface)"), "\(error)")
+            #expect(error.detail.contains("set lan_interface in kiosk.conf"), "\(error)")
+            #expect(error.detail.contains("lan_sync = off"), "\(error)")
+        }
+    }
+}
