@@ -71,15 +71,7 @@ struct LiveDoorBench: ParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fixture = try FixtureEvent(seed: 21, guestCount: 60)
-        var c = KioskConfiguration()
-        c.tenant = fixture.tenant
-        c.event = fixture.event
-        try fixture.issuerKey.publicKey.pem().write(
-            toFile: folder + "/issuer.pub.pem", atomically: true, encoding: .utf8)
-        c.trustedKeys = [.init(id: fixture.keyID, source: folder + "/issuer.pub.pem", line: 1)]
-        c.database = folder + "/db/kiosk.db"
-        c.databaseKeyFile = folder + "/key/kiosk-db.key"
-        try FileManager.default.createDirectory(atPath: folder + "/db", withIntermediateDirectories: true)
+        let c = try fixture.benchConfiguration(folder: folder)
         let display = FramebufferDisplay(
             width: 1280, height: 800, layout: .xrgb8888(width: 1280, stride: 1280 * 4),
             renderer: try ScreenRenderer(fonts: FontSet()))

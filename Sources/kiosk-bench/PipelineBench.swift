@@ -28,14 +28,7 @@ struct PipelineBench: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let fixture = try FixtureEvent(seed: 42, guestCount: frames)
-            var c = KioskConfiguration()
-            c.tenant = fixture.tenant
-            c.event = fixture.event
-            try fixture.issuerKey.publicKey.pem().write(
-                toFile: folder + "/issuer.pub.pem", atomically: true, encoding: .utf8)
-            c.trustedKeys = [.init(id: fixture.keyID, source: folder + "/issuer.pub.pem", line: 1)]
-            c.database = folder + "/kiosk.db"
-            c.databaseKeyFile = folder + "/key/kiosk-db.key"  // made with the database, outside its folder
+            let c = try fixture.benchConfiguration(folder: folder)
             let door = try Door(
                 configuration: c, display: NullDisplay(), camera: .replay, databaseMode: .createIfMissing)
             try door.store.upsertGuests(fixture.guests)
