@@ -315,13 +315,16 @@ try:
     check(int(now.get("NRestarts", "0")) == restarts + 1 and now.get("ActiveState") == "active",
           f"SIGKILLed, the kiosk is restarted by systemd (Restart=on-failure): {now}")
     w, h, rgb, share = wait_for_screen("after-kill-amber", "amber", 60)
+    # The guest takes the pass away once the door has answered: left in view through the slow status call below,
+    # a frame or two the decoder misses (a turned code, a loaded host) let repeat_window lapse, and the door
+    # answered "already checked in" once more (a tenth tone, fresh-clone CI of e06e414).
+    stream("empty")
     check(share > 0.5, "after the SIGKILL the same pass is 'already checked in' (amber): the admit was kept")
     rc, out = kioskctl("status --last 3")
     check(re.search(r"\b2 checked in\b", out) is not None and GUESTS["second"] in out,
           "the second guest's check-in is in the database after the SIGKILL")
 
     # 9. A stalled door loop: the watchdog restarts the kiosk.
-    stream("empty")
     time.sleep(4)
     restarts = int(unit("kiosk").get("NRestarts", "0"))
     mark = guest_time()
