@@ -27,6 +27,8 @@ public struct DecoderSettings: Equatable, Sendable {
         case inverted
         /// Unsharp-masked: defocus and motion blur.
         case sharpened
+        /// Black and white against the mean of a small window: bright spots, glare and shadows across a code.
+        case thresholded
     }
 
     /// One step of the cascade: an engine on an image.
@@ -66,7 +68,7 @@ public struct DecoderSettings: Equatable, Sendable {
     public static let defaultGatedFrom: Int? = 1
     public static let defaultPasses: [Pass] = [
         .zxing(.full), .zbar(.full), .zbar(.half), .zbar(.normalized), .zxing(.normalized), .zxing(.sharpened),
-        .zbar(.quarter), .zbar(.inverted),
+        .zbar(.quarter), .zbar(.inverted), .zbar(.thresholded), .zxing(.thresholded),
     ]
 
     /// Tried in order until one finds a code.

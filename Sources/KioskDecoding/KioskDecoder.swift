@@ -15,6 +15,7 @@ import KioskCore
 ///   amplify, then on the full frame for codes with modules too small to survive halving.
 /// - `inverted`: light-on-dark codes, at full size.
 /// - `sharpened`: unsharp-masked (defocus, motion blur), at full size.
+/// - `thresholded`: black and white against the mean of a 9 px window (bright spots, glare), at full size.
 ///
 /// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
 /// frame, two of them with a code's timing patterns where they would be (`TimingPattern`): a frame with nothing
@@ -25,8 +26,10 @@ import KioskCore
 /// so two engines never give one code twice. Without a gate the first pass that reads anything is the answer;
 /// with one, the cascade goes on after a read only on evidence of another code outside every code read so far
 /// (a photo, two guests' phones): three finder patterns placed as a code's corners
-/// (`FinderPatternGate.formACode`). Finder-like marks alone do not count there: print, patterned clothing and a keyboard are full of them. Each further pass adds only new
-/// payloads.
+/// (`FinderPatternGate.formACode`), or two with a code's timing patterns between them, the gate's own evidence
+/// (a second code washed out by a bright spot often shows only two of its finder patterns). Finder-like marks
+/// alone do not count there: print, patterned clothing and a keyboard are full of them. Each further pass adds
+/// only new payloads.
 /// Not thread-safe (it owns a `ZBarScanner`): one per task.
 public final class KioskDecoder: FrameDecoder {
     public let settings: DecoderSettings
@@ -68,12 +71,13 @@ public final class KioskDecoder: FrameDecoder {
             }
             guard !sightings.isEmpty else { continue }
             // Without a gate the first pass that reads anything is the answer. With one, the cascade goes on only
-            // on evidence of another code outside those read: three finder patterns placed as a code's.
+            // on evidence of another code outside those read: three finder patterns placed as a code's, or two with the
+            // code's timing patterns (BoofCV photos of several codes: 7 more codes of 726, BENCHMARKS.md).
             guard settings.gatedFrom != nil else { break }
             let seen = finders ?? gate.finders(images.working, stopAt: Self.findersLooked)
             finders = seen
             let outside = seen.filter { finder in !found.contains { $0.sighting.covers(finder.centre) } }
-            if !FinderPatternGate.formACode(outside) { break }
+            if !FinderPatternGate.formACode(outside), !TimingPattern.joinsTwo(of: outside, in: images.working) { break }
         }
         if found.isEmpty, images.isPreScaled {
             return Self.unique(zbar.sightings(frame), foundBy: "zbar:unscaled")
@@ -196,6 +200,8 @@ struct PassImages {
             return ImagePreprocessing.inverted(working)
         case (.sharpened, 0):
             return ImagePreprocessing.sharpened(working)
+        case (.thresholded, 0):
+            return ImagePreprocessing.locallyThresholded(working)
         default:
             return nil
         }

@@ -22,6 +22,9 @@ struct PublicSetBench {
     let folder: String
     let engines: BenchEngines
     let passes: Bool
+    /// A TSV file to write a line per image to: set, category, image, codes, codes read by each decoder, the
+    /// kiosk decoder's payloads (hex, comma-separated) and how many of its passes ran.
+    let perImage: String?
 
     func run() throws {
         let entries = try Self.manifest(folder + "/manifest.tsv")
@@ -30,6 +33,7 @@ struct PublicSetBench {
         var passTallies: [String: [DecoderSettings.Pass: ReadTally]] = [:]
         var ceilings: [String: (union: Int, best: Int, codes: Int)] = [:]
         let passDecoder = KioskDecoder(settings: DecoderSettings(passes: [.zbar(.full)], maxSide: Self.maxSide))
+        var lines: [String] = []
         for entry in entries {
             guard let photo = try? ImageFile.read(path: folder + "/" + entry.path) else {
                 unreadable += 1
@@ -37,12 +41,21 @@ struct PublicSetBench {
             }
             let frame = ImagePreprocessing.downscaled(
                 photo, by: ImagePreprocessing.factorToFit(photo, maxSide: Self.maxSide))
+            var line = [entry.set, entry.category, entry.path, String(entry.expected.count)]
+            var kioskPayloads: [[UInt8]] = []
             for name in BenchEngines.Name.allCases {
                 var found: [[UInt8]] = []
                 let ms = Stopwatch.milliseconds { found = engines.read(name, frame) }
                 tallies[entry.set, default: [:]][entry.category, default: [:]][name, default: ReadTally()].add(
                     expected: entry.expected, found: found, ms: ms)
+                var alone = ReadTally()
+                alone.add(expected: entry.expected, found: found, ms: ms)
+                line.append(String(alone.read))
+                if name == .kiosk { kioskPayloads = found }
             }
+            line.append(kioskPayloads.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: ","))
+            line.append(String(engines.kiosk.passesTried.count))
+            lines.append(line.joined(separator: "\t"))
             guard passes else { continue }
             let group =
                 entry.set == "boofcv" ? (Self.notAtTheDoor.contains(entry.category) ? nil : "boofcv door") : entry.set
@@ -64,6 +77,9 @@ struct PublicSetBench {
             ceilings[group, default: (0, 0, 0)].union += all.read
             ceilings[group, default: (0, 0, 0)].best += best.read
             ceilings[group, default: (0, 0, 0)].codes += entry.expected.count
+        }
+        if let perImage {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: perImage, atomically: true, encoding: .utf8)
         }
         for set in tallies.keys.sorted() {
             print("## \(set): codes read, ms per image (at most \(Self.maxSide) px on the long side)\n")

@@ -27,6 +27,8 @@ struct DecoderBench: ParsableCommand {
     @Flag(help: "Also each pass alone: reads and ms per image.") var passes = false
     @Flag(help: "Only the times per frame (ordinary and cluttered door frames).") var timingOnly = false
     @Option(help: "The golden images folder.") var testImages = "test-images"
+    @Option(help: "Also write a line per public-set image here (set, category, image, codes, read by each decoder).")
+    var perImage: String?
 
     func run() throws {
         var settings = DecoderSettings()
@@ -42,7 +44,7 @@ struct DecoderBench: ParsableCommand {
         print("Cascade: \(settings.cascadeText)\n")
         let engines = BenchEngines(settings: settings)
         if !timingOnly {
-            if let data { try PublicSetBench(folder: data, engines: engines, passes: passes).run() }
+            if let data { try PublicSetBench(folder: data, engines: engines, passes: passes, perImage: perImage).run() }
             try DoorSceneBench(
                 engines: engines, seeds: seeds, testImages: testImages, passes: passes, clutter: clutter
             ).run()

@@ -49,4 +49,22 @@ import Testing
                 $0 == 128
             })
     }
+
+    @Test func localThresholdKeepsEdgesUnderABrightRamp() {
+        // Stripes 6 grey levels apart on a ramp far steeper than their contrast: each stripe comes out black or
+        // white by its own colour, wherever it lies on the ramp.
+        let frame = TestScenes.map(GrayFrame(width: 200, height: 40, fill: 0)) { x, _, _ in
+            UInt8(x + (x / 4 % 2) * 6)
+        }
+        let binary = ImagePreprocessing.locallyThresholded(frame)
+        #expect(binary.pixels.allSatisfy { $0 == 0 || $0 == 255 })
+        for x in 8..<192 where x % 4 == 1 || x % 4 == 2 {
+            #expect(binary[x, 20] == (x / 4 % 2 == 0 ? 0 : 255), "column \(x)")
+        }
+        // A flat frame is all white: nothing there is darker than its surroundings.
+        #expect(
+            ImagePreprocessing.locallyThresholded(GrayFrame(width: 30, height: 20, fill: 90)).pixels.allSatisfy {
+                $0 == 255
+            })
+    }
 }

@@ -1,8 +1,10 @@
+import Foundation
 import KioskCore
-import KioskDecoding
 import KioskImageIO
 import KioskQRCode
 import Testing
+
+@testable import KioskDecoding
 
 @Suite struct KioskDecoderTests {
     static let text = "HTTPS://PASS.EXAMPLE.ORG/P/" + QRCodeRendererTests.base32Token
@@ -88,6 +90,22 @@ import Testing
         #expect(zbarCascade.decode(glare, pass: .zbar(.half)).isEmpty)
         #expect(zbarCascade.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "zbar:normalized")])
         #expect(decoder.decode(glare).map(\.payload) == [Self.payload])
+    }
+
+    @Test func codeHalfBurntOutByABrightSpotNeedsTheThresholdedPass() {
+        // 4 px modules, 20 grey levels of contrast, a bright spot that saturates the code's middle: what it leaves
+        // is only module edges, which a 9 px local threshold keeps and the engines' own binarisers do not.
+        let small = TestScenes.place(Self.code.image, scale: 4, width: 640, height: 480)
+        let burnt = TestScenes.map(small) { x, y, value in
+            let dx = Double(x - 290)
+            let dy = Double(y - 220)
+            return TestScenes.pixel(60 + (value < 128 ? 0 : 20) + 300 * exp(-(dx * dx + dy * dy) / 7200))
+        }
+        let before = KioskDecoder(
+            settings: DecoderSettings(passes: Array(DecoderSettings.defaultPasses.prefix(8)), gatedFrom: 1))
+        #expect(!before.settings.passes.contains { $0.image == .thresholded })
+        #expect(before.decode(burnt).isEmpty)
+        #expect(decoder.decode(burnt) == [DecodedCode(payload: Self.payload, foundBy: "zbar:thresholded")])
     }
 
     @Test func downscaledAndUpscaledCodesAreRead() {
@@ -216,6 +234,31 @@ import Testing
         #expect(ungated.decode(pair).map(\.payload) == [Self.payload])
         // One code alone: the cascade stops at the first read.
         #expect(decoder.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
+    }
+
+    @Test func aSecondCodeWithOneFinderWashedOutIsLookedForOnItsTimingPatterns() throws {
+        // Left: the pass. Right: another code of 30 grey levels under a bright spot that hides its top-right finder
+        // pattern from the gate: two marks outside the first code, not three, but the timing pattern between them
+        // is the gate's own evidence of a code, so the cascade goes on and a later pass reads it.
+        let other = try QRCodeRenderer.render("SECOND CODE", moduleSize: 1, quietZone: 4)
+        let left = TestScenes.place(Self.code.image, scale: 4, width: 320, height: 480)
+        let right = TestScenes.place(other.image, scale: 5, width: 320, height: 480)
+        var pair = GrayFrame(width: 640, height: 480, fill: 255)
+        for y in 0..<480 {
+            for x in 0..<320 {
+                pair[x, y] = left[x, y]
+                let dx = Double(x) - 240
+                let dy = Double(y) - 144
+                pair[x + 320, y] = TestScenes.pixel(
+                    60 + (right[x, y] < 128 ? 0 : 30) + 300 * exp(-(dx * dx + dy * dy) / 1250))
+            }
+        }
+        let outside = FinderPatternGate().finders(pair).filter { $0.centre.x > 330 }
+        #expect(!FinderPatternGate.formACode(outside))
+        #expect(TimingPattern.joinsTwo(of: outside, in: pair))
+        let found = decoder.decode(pair)
+        #expect(found.map(\.payload) == [Self.payload, Array("SECOND CODE".utf8)])
+        #expect(found.first?.foundBy == "zxing:full")
     }
 
     @Test func enginesSayWhereTheCodeIs() {
