@@ -28,6 +28,44 @@ extension ImagePreprocessing {
     }
 }
 
+extension ImagePreprocessing {
+    /// Each pixel `p` of `frame` becomes `transform(p, mean)`, where `mean` is the mean of the `(2r+1)²` window
+    /// around it (clipped at the borders), from an integral image: the loop the sharpening and the threshold share.
+    @inline(__always)
+    static func mappedAgainstLocalMean(
+        _ frame: GrayFrame, radius: Int, _ transform: (_ pixel: Float, _ mean: Float) -> UInt8
+    ) -> GrayFrame {
+        guard !frame.isEmpty else { return frame }
+        let width = frame.width
+        let height = frame.height
+        let windows = BoxWindows(width: width, height: height, radius: max(radius, 1))
+        let sums = integralImage(frame)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        frame.pixels.withUnsafeBufferPointer { input in
+            sums.withUnsafeBufferPointer { sum in
+                pixels.withUnsafeMutableBufferPointer { output in
+                    windows.left.withUnsafeBufferPointer { left in
+                        windows.right.withUnsafeBufferPointer { right in
+                            for y in 0..<height {
+                                let (top, bottom, rows) = windows.rows(y)
+                                let row = y * width
+                                for x in 0..<width {
+                                    let x0 = left[x]
+                                    let x1 = right[x]
+                                    let boxSum = BoxWindows.sum(sum, top: top, bottom: bottom, x0: x0, x1: x1)
+                                    let mean = Float(boxSum) / (rows * Float(x1 - x0))
+                                    output[row + x] = transform(Float(input[row + x]), mean)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return GrayFrame(width: width, height: height, pixels: pixels)
+    }
+}
+
 /// The `(2r+1)²` windows around each pixel of a `width × height` frame, clipped at its borders, as offsets into
 /// its integral image (`ImagePreprocessing.integralImage`): the column bounds worked out once per column, the row
 /// bounds once per row, not per pixel.

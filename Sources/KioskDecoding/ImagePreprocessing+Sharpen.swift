@@ -9,35 +9,8 @@ extension ImagePreprocessing {
     /// by default: about a module's width in a door frame, strong enough to restore edges, weak enough not to
     /// ring into neighbouring modules.
     public static func sharpened(_ frame: GrayFrame, radius: Int = 2, amount: Float = 1.5) -> GrayFrame {
-        guard !frame.isEmpty else { return frame }
-        let width = frame.width
-        let height = frame.height
-        let windows = BoxWindows(width: width, height: height, radius: max(radius, 1))
-        let sums = integralImage(frame)
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        frame.pixels.withUnsafeBufferPointer { input in
-            sums.withUnsafeBufferPointer { sum in
-                pixels.withUnsafeMutableBufferPointer { output in
-                    windows.left.withUnsafeBufferPointer { left in
-                        windows.right.withUnsafeBufferPointer { right in
-                            for y in 0..<height {
-                                let (top, bottom, rows) = windows.rows(y)
-                                let row = y * width
-                                for x in 0..<width {
-                                    let x0 = left[x]
-                                    let x1 = right[x]
-                                    let boxSum = BoxWindows.sum(sum, top: top, bottom: bottom, x0: x0, x1: x1)
-                                    let mean = Float(boxSum) / (rows * Float(x1 - x0))
-                                    let p = Float(input[row + x])
-                                    let value = p + amount * (p - mean) + 0.5
-                                    output[row + x] = UInt8(min(max(value, 0), 255))
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        mappedAgainstLocalMean(frame, radius: radius) { p, mean in
+            UInt8(min(max(p + amount * (p - mean) + 0.5, 0), 255))
         }
-        return GrayFrame(width: width, height: height, pixels: pixels)
     }
 }

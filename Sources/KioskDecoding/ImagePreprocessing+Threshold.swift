@@ -10,34 +10,7 @@ extension ImagePreprocessing {
     /// outlines, which both engines still read. Radius 4 (a 9 px window) and 1 grey level by default: on the BoofCV
     /// photos, windows of 7 to 17 px and offsets of 0 to 3 read within a few codes of each other (BENCHMARKS.md).
     public static func locallyThresholded(_ frame: GrayFrame, radius: Int = 4, offset: Int = 1) -> GrayFrame {
-        guard !frame.isEmpty else { return frame }
-        let width = frame.width
-        let height = frame.height
-        let windows = BoxWindows(width: width, height: height, radius: max(radius, 1))
-        let sums = integralImage(frame)
         let offset = Float(offset)
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        frame.pixels.withUnsafeBufferPointer { input in
-            sums.withUnsafeBufferPointer { sum in
-                pixels.withUnsafeMutableBufferPointer { output in
-                    windows.left.withUnsafeBufferPointer { left in
-                        windows.right.withUnsafeBufferPointer { right in
-                            for y in 0..<height {
-                                let (top, bottom, rows) = windows.rows(y)
-                                let row = y * width
-                                for x in 0..<width {
-                                    let x0 = left[x]
-                                    let x1 = right[x]
-                                    let boxSum = BoxWindows.sum(sum, top: top, bottom: bottom, x0: x0, x1: x1)
-                                    let mean = Float(boxSum) / (rows * Float(x1 - x0))
-                                    output[row + x] = Float(input[row + x]) < mean - offset ? 0 : 255
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return GrayFrame(width: width, height: height, pixels: pixels)
+        return mappedAgainstLocalMean(frame, radius: radius) { p, mean in p < mean - offset ? 0 : 255 }
     }
 }
