@@ -216,16 +216,7 @@ import Testing
 
     @Test func aSecondCodeThatOnlyALaterPassReadsIsFoundWhenItsFindersLieOutsideTheFirst() throws {
         // Left: the pass, dark on light. Right: another code, light on dark, which only zbar:inverted reads.
-        let other = try QRCodeRenderer.render("SECOND CODE", moduleSize: 1, quietZone: 4)
-        let left = TestScenes.place(Self.code.image, scale: 4, width: 320, height: 480)
-        let right = TestScenes.place(other.image, scale: 6, width: 320, height: 480)
-        var pair = GrayFrame(width: 640, height: 480, fill: 255)
-        for y in 0..<480 {
-            for x in 0..<320 {
-                pair[x, y] = left[x, y]
-                pair[x + 320, y] = 255 - right[x, y]
-            }
-        }
+        let pair = try Self.passBesideASecondCode(scale: 6) { _, _, value in 255 - value }
         let found = decoder.decode(pair)
         #expect(found.map(\.payload) == [Self.payload, Array("SECOND CODE".utf8)])
         #expect(found.map(\.foundBy) == ["zxing:full", "zbar:inverted"])
@@ -240,18 +231,10 @@ import Testing
         // Left: the pass. Right: another code of 30 grey levels under a bright spot that hides its top-right finder
         // pattern from the gate: two marks outside the first code, not three, but the timing pattern between them
         // is the gate's own evidence of a code, so the cascade goes on and a later pass reads it.
-        let other = try QRCodeRenderer.render("SECOND CODE", moduleSize: 1, quietZone: 4)
-        let left = TestScenes.place(Self.code.image, scale: 4, width: 320, height: 480)
-        let right = TestScenes.place(other.image, scale: 5, width: 320, height: 480)
-        var pair = GrayFrame(width: 640, height: 480, fill: 255)
-        for y in 0..<480 {
-            for x in 0..<320 {
-                pair[x, y] = left[x, y]
-                let dx = Double(x) - 240
-                let dy = Double(y) - 144
-                pair[x + 320, y] = TestScenes.pixel(
-                    60 + (right[x, y] < 128 ? 0 : 30) + 300 * exp(-(dx * dx + dy * dy) / 1250))
-            }
+        let pair = try Self.passBesideASecondCode(scale: 5) { x, y, value in
+            let dx = Double(x) - 240
+            let dy = Double(y) - 144
+            return TestScenes.pixel(60 + (value < 128 ? 0 : 30) + 300 * exp(-(dx * dx + dy * dy) / 1250))
         }
         let outside = FinderPatternGate().finders(pair).filter { $0.centre.x > 330 }
         #expect(!FinderPatternGate.formACode(outside))
@@ -259,6 +242,22 @@ import Testing
         let found = decoder.decode(pair)
         #expect(found.map(\.payload) == [Self.payload, Array("SECOND CODE".utf8)])
         #expect(found.first?.foundBy == "zxing:full")
+    }
+
+    /// A 640x480 frame: the pass at 4 px per module on the left half, and on the right half a code of "SECOND CODE"
+    /// at `scale` px per module, each of its pixels through `right(x, y, value)` (x, y within the right half).
+    static func passBesideASecondCode(scale: Double, _ right: (Int, Int, UInt8) -> UInt8) throws -> GrayFrame {
+        let other = try QRCodeRenderer.render("SECOND CODE", moduleSize: 1, quietZone: 4)
+        let left = TestScenes.place(code.image, scale: 4, width: 320, height: 480)
+        let second = TestScenes.place(other.image, scale: scale, width: 320, height: 480)
+        var pair = GrayFrame(width: 640, height: 480, fill: 255)
+        for y in 0..<480 {
+            for x in 0..<320 {
+                pair[x, y] = left[x, y]
+                pair[x + 320, y] = right(x, y, second[x, y])
+            }
+        }
+        return pair
     }
 
     @Test func enginesSayWhereTheCodeIs() {
