@@ -29,6 +29,9 @@ public struct DecoderSettings: Equatable, Sendable {
         case sharpened
         /// Black and white against the mean of a small window: bright spots, glare and shadows across a code.
         case thresholded
+        /// Redrawn module by module from three finder patterns (and the alignment pattern): a code whose finder
+        /// patterns show but whose black and white the engines cannot find (bright spots, glare, perspective).
+        case resampled
     }
 
     /// One step of the cascade: an engine on an image.
@@ -68,7 +71,8 @@ public struct DecoderSettings: Equatable, Sendable {
     public static let defaultGatedFrom: Int? = 1
     public static let defaultPasses: [Pass] = [
         .zxing(.full), .zbar(.full), .zbar(.half), .zbar(.normalized), .zxing(.normalized), .zxing(.sharpened),
-        .zbar(.quarter), .zbar(.inverted), .zbar(.thresholded), .zxing(.thresholded),
+        .zbar(.quarter), .zbar(.inverted), .zbar(.thresholded), .zxing(.thresholded), .zbar(.resampled),
+        .zxing(.resampled),
     ]
 
     /// Tried in order until one finds a code.

@@ -16,6 +16,9 @@ import KioskCore
 /// - `inverted`: light-on-dark codes, at full size.
 /// - `sharpened`: unsharp-masked (defocus, motion blur), at full size.
 /// - `thresholded`: black and white against the mean of a 9 px window (bright spots, glare), at full size.
+/// - `resampled`: each code the gate's finder patterns place (three, or two with the timing patterns between them)
+///   redrawn module by module with its finder and timing patterns as every code has them (`CodeGrid`): a finder
+///   pattern lost in glare or a bright spot. Every grid outside the codes read gets its try.
 ///
 /// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
 /// frame, two of them with a code's timing patterns where they would be (`TimingPattern`): a frame with nothing
@@ -36,7 +39,6 @@ public final class KioskDecoder: FrameDecoder {
     private let zbar = ZBarScanner()
     private let zxing = ZXingReader(tryDownscale: true)
     private let zxingNoDownscale = ZXingReader(tryDownscale: false)
-    private let gate = FinderPatternGate()
     /// The passes the last `decode` ran, in order (what a frame cost: benchmarks, tests, `kioskctl decode`).
     public private(set) var passesTried: [DecoderSettings.Pass] = []
 
@@ -47,7 +49,6 @@ public final class KioskDecoder: FrameDecoder {
     public func decode(_ frame: GrayFrame) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         var found: [(sighting: Sighting, pass: String)] = []
-        var finders: [Finder]?
         passesTried.removeAll(keepingCapacity: true)
         for (index, pass) in settings.passes.enumerated() {
             if index == settings.gatedFrom, found.isEmpty {
@@ -57,15 +58,14 @@ public final class KioskDecoder: FrameDecoder {
                 // busy things in view (print, clothing, a keyboard) show finder-like marks by the dozen but rarely
                 // timing patterns (cluttered frames without a code: 43 of 60 went on through the whole cascade on
                 // marks alone, 20 of 60 with the timing patterns; BENCHMARKS.md).
-                let seen = gate.finders(images.working, stopAt: Self.findersLooked)
-                guard seen.count >= gate.minimumFinders,
+                let seen = images.finders()
+                guard seen.count >= FinderPatternGate().minimumFinders,
                     images.working.pixels.count <= Self.marksAloneUpTo
                         || TimingPattern.joinsTwo(of: seen, in: images.working)
                 else { return [] }
-                finders = seen
             }
             passesTried.append(pass)
-            let sightings = run(pass, on: &images)
+            let sightings = run(pass, on: &images, besides: found.map(\.sighting))
             for sighting in sightings where !found.contains(where: { $0.sighting.payload == sighting.payload }) {
                 found.append((sighting, pass.description))
             }
@@ -74,9 +74,7 @@ public final class KioskDecoder: FrameDecoder {
             // on evidence of another code outside those read: three finder patterns placed as a code's, or two with the
             // code's timing patterns (BoofCV photos of several codes: 7 more codes of 726, BENCHMARKS.md).
             guard settings.gatedFrom != nil else { break }
-            let seen = finders ?? gate.finders(images.working, stopAt: Self.findersLooked)
-            finders = seen
-            let outside = seen.filter { finder in !found.contains { $0.sighting.covers(finder.centre) } }
+            let outside = images.finders().filter { finder in !found.contains { $0.sighting.covers(finder.centre) } }
             if !FinderPatternGate.formACode(outside), !TimingPattern.joinsTwo(of: outside, in: images.working) { break }
         }
         if found.isEmpty, images.isPreScaled {
@@ -90,6 +88,11 @@ public final class KioskDecoder: FrameDecoder {
     /// 240 px image, an artistic code without its quiet zone) often show timing patterns too few pixels wide or
     /// cut by the image's edge (8 of the 320 sample images were lost without this).
     static let marksAloneUpTo = 320 * 240
+
+    /// Finder-pattern triples the `resampled` passes redraw a code from at most.
+    static let gridsTried = 6
+    /// Triples completed from two finder patterns the `resampled` passes look at at most (`CodeGrid.completed`).
+    static let triplesCompleted = 24
 
     /// Finder patterns the gate looks for at most (a frame of many codes needs no more to go on).
     static let findersLooked = 64
@@ -132,15 +135,35 @@ public final class KioskDecoder: FrameDecoder {
         return inputs
     }
 
-    /// The codes `pass` reads, in the working frame's pixels: its images in turn until one reads.
-    private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages) -> [Sighting] {
+    /// The codes `pass` reads, in the working frame's pixels: its images in turn until one reads (the redrawn
+    /// codes: each grid's until one reads, for every grid outside the codes `besides` and those it reads).
+    private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages, besides: [Sighting] = []) -> [Sighting]
+    {
+        func read(_ image: GrayFrame) -> [Sighting] {
+            switch pass.engine {
+            case .zbar: zbar.sightings(image)
+            case .zxing: pass.image == .full ? zxing.sightings(image) : zxingNoDownscale.sightings(image)
+            }
+        }
+        if pass.image == .resampled {
+            var redrawnRead: [Sighting] = []
+            for grids in images.resampled(outside: besides) {
+                guard let first = grids.first,
+                    !(besides + redrawnRead).contains(where: { $0.covers(first.grid.finderCentres[0]) })
+                else { continue }
+                for (grid, image) in grids {
+                    let sightings = read(image)
+                    if !sightings.isEmpty {
+                        redrawnRead += sightings.map(grid.onFrame)
+                        break
+                    }
+                }
+            }
+            return redrawnRead
+        }
         var attempt = 0
         while let image = images.input(for: pass.image, attempt: attempt) {
-            let sightings =
-                switch pass.engine {
-                case .zbar: zbar.sightings(image)
-                case .zxing: pass.image == .full ? zxing.sightings(image) : zxingNoDownscale.sightings(image)
-                }
+            let sightings = read(image)
             if !sightings.isEmpty {
                 let factor = Double(images.working.width) / Double(max(image.width, 1))
                 return sightings.map { $0.scaled(by: factor) }
@@ -166,6 +189,8 @@ struct PassImages {
     let working: GrayFrame
     let isPreScaled: Bool
     private var halfImage: GrayFrame??
+    private var foundFinders: [Finder]?
+    private var redrawnCodes: [[(grid: CodeGrid, image: GrayFrame)]]?
 
     init(source: GrayFrame, maxSide: Int) {
         let factor = ImagePreprocessing.factorToFit(source, maxSide: maxSide)
@@ -179,6 +204,36 @@ struct PassImages {
         let image = Self.downscaled(working, by: 2)
         halfImage = .some(image)
         return image
+    }
+
+    /// The finder patterns the gate sees in the working frame (at most `KioskDecoder.findersLooked`).
+    mutating func finders() -> [Finder] {
+        if let foundFinders { return foundFinders }
+        let finders = FinderPatternGate().finders(working, stopAt: KioskDecoder.findersLooked)
+        foundFinders = finders
+        return finders
+    }
+
+    /// For each triple of finder patterns placed as a code's corners, or completed from two (at most
+    /// `KioskDecoder.gridsTried`), outside the codes `read`, the codes its grid redraws (`CodeGrid`), in the order
+    /// to try them. Made once per decode, by the first `resampled` pass.
+    mutating func resampled(outside read: [Sighting] = []) -> [[(grid: CodeGrid, image: GrayFrame)]] {
+        if let redrawnCodes { return redrawnCodes }
+        let frame = working
+        let seen = finders().filter { finder in !read.contains { $0.covers(finder.centre) } }
+        var grids: [CodeGrid] = []
+        let candidates =
+            CodeGrid.triples(seen, limit: KioskDecoder.gridsTried)
+            + CodeGrid.completed(seen, in: frame, limit: KioskDecoder.triplesCompleted)
+        for triple in candidates where grids.count < KioskDecoder.gridsTried {
+            guard let grid = CodeGrid.grid(topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, in: frame),
+                !grids.contains(where: grid.overlaps)
+            else { continue }
+            grids.append(grid)
+        }
+        let codes = grids.map { grid in grid.redrawn(from: grid.greys(in: frame)).map { (grid, $0) } }
+        redrawnCodes = codes
+        return codes
     }
 
     /// The image for a pass's `attempt`-th scan (0, 1, ...), made only when asked for; nil when the pass
@@ -202,6 +257,8 @@ struct PassImages {
             return ImagePreprocessing.sharpened(working)
         case (.thresholded, 0):
             return ImagePreprocessing.locallyThresholded(working)
+        case (.resampled, _):
+            return resampled().flatMap { $0.map(\.image) }.dropFirst(attempt).first
         default:
             return nil
         }

@@ -108,6 +108,47 @@ import Testing
         #expect(decoder.decode(burnt) == [DecodedCode(payload: Self.payload, foundBy: "zbar:thresholded")])
     }
 
+    @Test func codeWithAFinderPatternUnderGlareIsRedrawnFromItsGrid() {
+        // 5 px modules; glare saturates the top-left finder pattern and the modules around it. Both engines find a
+        // code by its three finder patterns: every pass before reads nothing. The gate sees the other two with the
+        // timing patterns from where the third is, the grid is laid from them, and the redrawn code has its finder
+        // patterns drawn as every code has them; error correction restores the data under the glare.
+        let glare = TestScenes.map(Self.scene) { x, y, value in
+            let dx = Double(x - 195)
+            let dy = Double(y - 115)
+            return TestScenes.pixel(Double(value) * 0.7 + 40 + 400 * exp(-(dx * dx + dy * dy) / 500))
+        }
+        let before = KioskDecoder(
+            settings: DecoderSettings(passes: Array(DecoderSettings.defaultPasses.prefix(10)), gatedFrom: 1))
+        #expect(!before.settings.passes.contains { $0.image == .resampled })
+        #expect(before.decode(glare).isEmpty)
+        #expect(decoder.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "zbar:resampled")])
+    }
+
+    @Test func redrawnCodesHaveTheFunctionPatternsOfARealCode() {
+        // Every module CodeGrid draws as fixed is the module libqrencode drew, for versions 1 to 10.
+        for version in 1...10 {
+            let text = String(repeating: "A", count: max(1, version * version * 6))
+            guard let code = try? QRCodeRenderer.render(text, moduleSize: 1, quietZone: 0), code.version == version
+            else { continue }
+            let grid = CodeGrid(
+                dimension: code.moduleCount,
+                toFrame: Homography(
+                    from: [.zero, SIMD2(1, 0), SIMD2(0, 1), SIMD2(1, 1)],
+                    to: [.zero, SIMD2(1, 0), SIMD2(0, 1), SIMD2(1, 1)])!,
+                darkOnLight: true)
+            var fixed = 0
+            for row in 0..<code.moduleCount {
+                for column in 0..<code.moduleCount {
+                    guard let dark = grid.fixedModule(row, column) else { continue }
+                    fixed += 1
+                    #expect(dark == (code.image[column, row] < 128), "version \(version) row \(row) column \(column)")
+                }
+            }
+            #expect(fixed >= 3 * 64 + 2 * (code.moduleCount - 16))
+        }
+    }
+
     @Test func downscaledAndUpscaledCodesAreRead() {
         let small = TestScenes.place(Self.code.image, scale: 2.5, width: 320, height: 240)
         #expect(decoder.decode(small).map(\.payload) == [Self.payload])

@@ -1,0 +1,326 @@
+import KioskCore
+
+/// A QR code's grid of modules laid on the frame from three of its finder patterns (and its alignment pattern,
+/// when one is found, for perspective), sampled module by module and redrawn as a clean code for the engines.
+///
+/// The engines find a code from the frame's own black and white: where a bright spot, glare or a shadow breaks
+/// a finder pattern or a row of modules, they find nothing, even when the gate saw the three finder patterns.
+/// Here each module's grey is read at its centre and compared with the modules around it (or with one
+/// threshold for the whole code), which keeps a module dark in a bright spot as long as it is darker than its
+/// neighbours; the finder, timing and alignment patterns are drawn as every code has them (`fixedModule`), so a
+/// finder pattern lost in glare no longer hides the code; and the engines read the redrawn code (their error
+/// correction still decides what is a code). The three finder patterns come from the gate: three placed as a
+/// code's corners (`triples`), or two with the timing patterns a code would have between them and the third where
+/// they put it (`completed`); a grid is kept only where its own timing patterns show (`grid`).
+struct CodeGrid {
+    /// Modules per side (21 for version 1, 4 more per version).
+    let dimension: Int
+    /// Module coordinates (0 to `dimension` across the code; a finder centre at 3.5) to the frame's pixels.
+    let toFrame: Homography
+    /// Dark modules on a light ground (a light centre in the finder patterns: an inverted code).
+    let darkOnLight: Bool
+
+    /// Pixels per module of the redrawn code, and its quiet zone in modules.
+    static let scale = 4
+    static let quietZone = 4
+
+    /// The triples among `finders` placed as a code's corners (`FinderPatternGate.corner`), as top left, top
+    /// right and bottom left, at most `limit`, the most square first (sides of one length at a right angle, modules
+    /// of one size: marks inside a big code or in print make triples too, only roughly placed).
+    static func triples(_ finders: [Finder], limit: Int) -> [(Finder, Finder, Finder)] {
+        var triples: [(score: Double, finders: (Finder, Finder, Finder))] = []
+        guard finders.count >= 3 else { return [] }
+        for i in 0..<(finders.count - 2) {
+            for j in (i + 1)..<(finders.count - 1) where FinderPatternGate.alike(finders[i], finders[j]) {
+                for k in (j + 1)..<finders.count
+                where FinderPatternGate.alike(finders[i], finders[k]) && FinderPatternGate.alike(finders[j], finders[k])
+                {
+                    let three = [finders[i], finders[j], finders[k]]
+                    guard let corner = FinderPatternGate.corner(three[0], three[1], three[2]) else { continue }
+                    let others = three.filter { $0 != corner }
+                    let u = others[0].centre - corner.centre
+                    let v = others[1].centre - corner.centre
+                    // Rows run down the frame: the top right is the one turning clockwise to the bottom left.
+                    let clockwise = u.x * v.y - u.y * v.x > 0
+                    let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
+                    let modules = three.map(\.module)
+                    let score =
+                        max(lu, lv) / min(lu, lv) + abs((u * v).sum()) / (lu * lv) + modules.max()! / modules.min()!
+                    triples.append(
+                        (score, clockwise ? (corner, others[0], others[1]) : (corner, others[1], others[0])))
+                }
+            }
+        }
+        return triples.sorted { $0.score < $1.score }.prefix(limit).map(\.finders)
+    }
+
+    /// Triples with a third finder pattern where two alike marks put it (a bright spot or glare often hides one of
+    /// a code's three): beside either of them at the distance between them, on either side (neighbouring corners),
+    /// or at the apex of the right isosceles triangle on either side (opposite corners); as top left, top right and
+    /// bottom left, at most `limit`. Only pairs with a code's timing patterns where the two would have them
+    /// (`TimingPattern.joins`, the gate's own evidence), of at most `pairsLooked` alike pairs; `grid` then keeps
+    /// the triples whose own timing patterns show.
+    static func completed(_ finders: [Finder], in image: GrayFrame, limit: Int) -> [(Finder, Finder, Finder)] {
+        var triples: [(Finder, Finder, Finder)] = []
+        guard finders.count >= 2 else { return [] }
+        var looked = 0
+        for i in 0..<(finders.count - 1) {
+            for j in (i + 1)..<finders.count where FinderPatternGate.alike(finders[i], finders[j]) {
+                let (a, b) = (finders[i], finders[j])
+                let side = b.centre - a.centre
+                let length = (side * side).sum().squareRoot()
+                let module = (a.module + b.module) / 2
+                guard length >= 10 * module, length <= 200 * module else { continue }
+                looked += 1
+                guard looked <= pairsLooked else { return triples }
+                guard TimingPattern.joins(a, b, among: finders, in: image) else { continue }
+                let normal = SIMD2(-side.y, side.x)
+                func mark(_ centre: SIMD2<Double>) -> Finder {
+                    Finder(centre: centre, module: module, darkCentre: a.darkCentre)
+                }
+                for way in [normal, -normal] {
+                    let apex = mark((a.centre + b.centre) / 2 + way / 2)
+                    for (corner, p, q) in [(a, b, mark(a.centre + way)), (b, a, mark(b.centre + way)), (apex, a, b)] {
+                        let (u, v) = (p.centre - corner.centre, q.centre - corner.centre)
+                        triples.append(u.x * v.y - u.y * v.x > 0 ? (corner, p, q) : (corner, q, p))
+                        if triples.count >= limit { return triples }
+                    }
+                }
+            }
+        }
+        return triples
+    }
+
+    /// Pairs of finder patterns `completed` checks for timing patterns at most (a cluttered frame shows dozens of
+    /// finder-like marks).
+    static let pairsLooked = 80
+
+    /// Whether this grid's finder patterns are where `other`'s are, within two modules (one code found twice).
+    func overlaps(_ other: CodeGrid) -> Bool {
+        let step = toFrame(SIMD2(4.5, 3.5)) - toFrame(SIMD2(3.5, 3.5))
+        let near = 4 * (step * step).sum()
+        let theirs = other.finderCentres
+        return finderCentres.allSatisfy { point in theirs.contains { (($0 - point) * ($0 - point)).sum() <= near } }
+    }
+
+    /// The centres of the three finder patterns, in the frame's pixels.
+    var finderCentres: [SIMD2<Double>] {
+        let far = Double(dimension) - 3.5
+        return [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far)].map { toFrame($0) }
+    }
+
+    /// The grid three finder patterns most likely belong to, if its timing patterns show: of the dimensions within
+    /// three versions of the one their distance and module size give (the gate measures the module coarsely), the
+    /// one whose row 6 and column 6 best alternate one module at a time (`timingScore`), at least
+    /// `minimumTiming`; set by the alignment pattern where one is found.
+    static func grid(topLeft: Finder, topRight: Finder, bottomLeft: Finder, in frame: GrayFrame) -> CodeGrid? {
+        let across = topRight.centre - topLeft.centre
+        let down = bottomLeft.centre - topLeft.centre
+        // The gate measures a pattern across a row and a column, aslant across a turned code's pattern.
+        let (lengthAcross, lengthDown) = ((across * across).sum().squareRoot(), (down * down).sum().squareRoot())
+        let turn = max(abs(across.x), abs(across.y)) / lengthAcross
+        let module = (topLeft.module + topRight.module + bottomLeft.module) / 3 * turn
+        guard module > 0 else { return nil }
+        let estimate = (lengthAcross + lengthDown) / 2 / module + 7
+        // Dimensions are 17 + 4 × version.
+        let version = Int(((estimate - 17) / 4).rounded())
+        let dark = topLeft.darkCentre
+        var best: (score: Double, grid: CodeGrid)?
+        let (lowest, highest) = (max(1, version - 3), min(40, version + 3))
+        guard lowest <= highest else { return nil }
+        for candidate in lowest...highest {
+            let dimension = 17 + 4 * candidate
+            let far = Double(dimension) - 3.5
+            // The parallelogram the three give (an affine map).
+            guard
+                let affine = Homography(
+                    from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
+                    to: [topLeft.centre, topRight.centre, bottomLeft.centre, topRight.centre + down])
+            else { continue }
+            let grid = CodeGrid(dimension: dimension, toFrame: affine, darkOnLight: dark)
+            let score = grid.timingScore(in: frame)
+            if score > best?.score ?? minimumTiming { best = (score, grid) }
+        }
+        guard let grid = best?.grid else { return nil }
+        let far = Double(grid.dimension) - 3.5
+        let inner = Double(grid.dimension) - 6.5
+        guard grid.dimension >= 25, let alignment = grid.alignmentPattern(in: frame),
+            let projective = Homography(
+                from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(inner, inner)],
+                to: [topLeft.centre, topRight.centre, bottomLeft.centre, alignment])
+        else { return grid }
+        return CodeGrid(dimension: grid.dimension, toFrame: projective, darkOnLight: dark)
+    }
+
+    /// The share of row 6's and column 6's modules between the finder patterns that alternate as a timing
+    /// pattern's do (dark on even columns), each against the mean of the four around it.
+    func timingScore(in frame: GrayFrame) -> Double {
+        let span = 8...(dimension - 9)
+        func score(_ point: (Int) -> SIMD2<Double>) -> Double {
+            let greys = span.map { frame.bilinear(at: toFrame(point($0))) }
+            var hits = 0
+            for (k, grey) in greys.enumerated() {
+                let (lo, hi) = (max(0, k - 2), min(greys.count - 1, k + 2))
+                let mean = greys[lo...hi].reduce(0, +) / Double(hi - lo + 1)
+                let dark = (span.lowerBound + k) % 2 == 0
+                if (grey < mean) == (dark == darkOnLight) { hits += 1 }
+            }
+            return Double(hits) / Double(greys.count)
+        }
+        return (score { SIMD2(Double($0) + 0.5, 6.5) } + score { SIMD2(6.5, Double($0) + 0.5) }) / 2
+    }
+
+    /// The share of timing-pattern modules a grid needs.
+    static let minimumTiming = 0.7
+
+    /// Where the bottom-right alignment pattern (a module of the code's colour, a ring of the ground's, a ring of
+    /// the code's, centred 6.5 modules in from the bottom and right edges) best shows within 3 modules of where
+    /// the affine map puts it, in the frame's pixels; nil when nothing there stands out.
+    func alignmentPattern(in frame: GrayFrame) -> SIMD2<Double>? {
+        let expected = Double(dimension) - 6.5
+        var best: (score: Double, at: SIMD2<Double>)?
+        for step in 0...24 * 24 {
+            let offset = SIMD2(Double(step % 25) - 12, Double(step / 25) - 12) / 4
+            let centre = SIMD2(expected, expected) + offset
+            func grey(_ dx: Double, _ dy: Double) -> Double {
+                frame.bilinear(at: toFrame(centre + SIMD2(dx, dy)))
+            }
+            var ring = 0.0
+            var outer = 0.0
+            for (dx, dy) in Self.around {
+                ring += grey(dx, dy)
+                outer += grey(2 * dx, 2 * dy)
+            }
+            ring /= 8
+            outer /= 8
+            let middle = grey(0, 0)
+            let score = darkOnLight ? ring - max(middle, outer) : min(middle, outer) - ring
+            if score > best?.score ?? Self.alignmentContrast { best = (score, toFrame(centre)) }
+        }
+        return best?.at
+    }
+
+    /// Grey levels the alignment pattern's ring must stand out from its centre and outer ring by.
+    static let alignmentContrast = 12.0
+    private static let around: [(Double, Double)] = [
+        (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1),
+    ]
+
+    /// Each module's grey at its centre (the mean of five points a fifth of a module apart), row by row.
+    func greys(in frame: GrayFrame) -> [Double] {
+        var greys: [Double] = []
+        greys.reserveCapacity(dimension * dimension)
+        for row in 0..<dimension {
+            for column in 0..<dimension {
+                let centre = SIMD2(Double(column) + 0.5, Double(row) + 0.5)
+                var sum = 0.0
+                for offset in [SIMD2(0, 0), SIMD2(-0.2, 0), SIMD2(0.2, 0), SIMD2(0, -0.2), SIMD2(0, 0.2)] {
+                    sum += frame.bilinear(at: toFrame(centre + offset))
+                }
+                greys.append(sum / 5)
+            }
+        }
+        return greys
+    }
+
+    /// The code redrawn in black and white, one way per threshold: each module against the mean of the modules
+    /// around it (windows of 7, 5 and 11 modules across), then against one threshold for the whole code (Otsu's).
+    func redrawn(from greys: [Double]) -> [GrayFrame] {
+        var images = [3, 2, 5].map { radius in
+            redraw { row, column, grey in
+                var sum = 0.0
+                var count = 0.0
+                for r in max(0, row - radius)...min(dimension - 1, row + radius) {
+                    for c in max(0, column - radius)...min(dimension - 1, column + radius) {
+                        sum += greys[r * dimension + c]
+                        count += 1
+                    }
+                }
+                return grey < sum / count - 1
+            }
+        }
+        let threshold = Self.otsu(greys)
+        images.append(redraw { _, _, grey in grey < threshold })
+        return images
+
+        func redraw(_ isDarker: (Int, Int, Double) -> Bool) -> GrayFrame {
+            let side = (dimension + 2 * Self.quietZone) * Self.scale
+            var pixels = [UInt8](repeating: 255, count: side * side)
+            for row in 0..<dimension {
+                for column in 0..<dimension
+                where fixedModule(row, column)
+                    ?? (isDarker(row, column, greys[row * dimension + column]) == darkOnLight)
+                {
+                    let x0 = (column + Self.quietZone) * Self.scale
+                    let y0 = (row + Self.quietZone) * Self.scale
+                    for y in y0..<(y0 + Self.scale) {
+                        for x in x0..<(x0 + Self.scale) { pixels[y * side + x] = 0 }
+                    }
+                }
+            }
+            return GrayFrame(width: side, height: side, pixels: pixels)
+        }
+    }
+
+    /// A module of the patterns every code of this dimension has in the same place, dark or light: the three
+    /// finder patterns with their separators, the timing patterns, the bottom-right alignment pattern (versions 2
+    /// and up); nil for the others (data, format and version information). Drawn as the standard has them, not as
+    /// sampled: the engines find a code by its finder patterns, and glare or a bright spot on one loses the code,
+    /// where the same damage on data is what error correction is for.
+    func fixedModule(_ row: Int, _ column: Int) -> Bool? {
+        let last = dimension - 1
+        for (top, left) in [(0, 0), (0, last - 6), (last - 6, 0)] {
+            let (r, c) = (row - top, column - left)
+            guard (-1...7).contains(r), (-1...7).contains(c) else { continue }
+            let ring = max(abs(r - 3), abs(c - 3))
+            return ring <= 1 || ring == 3
+        }
+        if dimension >= 25 {
+            let ring = max(abs(row - (last - 6)), abs(column - (last - 6)))
+            if ring <= 2 { return ring != 1 }
+        }
+        if row == 6 || column == 6 { return (row + column) % 2 == 0 }
+        return nil
+    }
+
+    /// A sighting on a redrawn code, put back on the frame.
+    func onFrame(_ sighting: Sighting) -> Sighting {
+        var moved = sighting
+        moved.corners = sighting.corners.map { toFrame($0 / Double(Self.scale) - Double(Self.quietZone)) }
+        return moved
+    }
+
+    /// Otsu's threshold: the grey that best splits `values` into two classes.
+    static func otsu(_ values: [Double]) -> Double {
+        var histogram = [Double](repeating: 0, count: 256)
+        for value in values { histogram[Int(max(0, min(255, value)))] += 1 }
+        let total = Double(values.count)
+        let sumAll = histogram.enumerated().reduce(0) { $0 + Double($1.offset) * $1.element }
+        var (below, sumBelow, best, threshold) = (0.0, 0.0, -1.0, 128.0)
+        for level in 0..<256 {
+            below += histogram[level]
+            sumBelow += Double(level) * histogram[level]
+            let above = total - below
+            guard below > 0, above > 0 else { continue }
+            let difference = sumBelow / below - (sumAll - sumBelow) / above
+            let between = below * above * difference * difference
+            if between > best { (best, threshold) = (between, Double(level) + 0.5) }
+        }
+        return threshold
+    }
+}
+
+extension GrayFrame {
+    /// The grey at `point` (pixel centres at half-integers), interpolated between the four nearest pixels; the
+    /// edge pixels' beyond the frame.
+    func bilinear(at point: SIMD2<Double>) -> Double {
+        let x = min(max(point.x - 0.5, 0), Double(width - 1))
+        let y = min(max(point.y - 0.5, 0), Double(height - 1))
+        let (x0, y0) = (Int(x), Int(y))
+        let (x1, y1) = (min(x0 + 1, width - 1), min(y0 + 1, height - 1))
+        let (fx, fy) = (x - Double(x0), y - Double(y0))
+        let top = Double(pixels[y0 * width + x0]) * (1 - fx) + Double(pixels[y0 * width + x1]) * fx
+        let bottom = Double(pixels[y1 * width + x0]) * (1 - fx) + Double(pixels[y1 * width + x1]) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+}
