@@ -125,31 +125,71 @@ struct CodeGrid {
         // Dimensions are 17 + 4 × version.
         let version = Int(((estimate - 17) / 4).rounded())
         let dark = topLeft.darkCentre
-        var best: (score: Double, grid: CodeGrid)?
-        let (lowest, highest) = (max(1, version - 3), min(40, version + 3))
-        guard lowest <= highest else { return nil }
-        for candidate in lowest...highest {
-            let dimension = 17 + 4 * candidate
-            let far = Double(dimension) - 3.5
-            // The parallelogram the three give (an affine map).
-            guard
-                let affine = Homography(
-                    from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
-                    to: [topLeft.centre, topRight.centre, bottomLeft.centre, topRight.centre + down])
-            else { continue }
-            let grid = CodeGrid(dimension: dimension, toFrame: affine, darkOnLight: dark)
-            let score = grid.timingScore(in: frame)
-            if score > best?.score ?? minimumTiming { best = (score, grid) }
-        }
-        guard let grid = best?.grid else { return nil }
+        let centres = [topLeft.centre, topRight.centre, bottomLeft.centre]
+        guard let first = bestByTiming(centres, versions: (version - 3)...(version + 3), darkOnLight: dark, in: frame)
+        else { return nil }
+        // The gate finds a centre to a pixel or two (and a completed triple's third only roughly): each finder
+        // pattern is looked for within a module of where the grid puts it, then the dimension chosen again.
+        let refined = first.refinedCentres(in: frame)
+        let firstVersion = (first.dimension - 17) / 4
+        let (grid, corners) =
+            bestByTiming(refined, versions: (firstVersion - 1)...(firstVersion + 1), darkOnLight: dark, in: frame)
+            .map { ($0, refined) } ?? (first, centres)
         let far = Double(grid.dimension) - 3.5
         let inner = Double(grid.dimension) - 6.5
         guard grid.dimension >= 25, let alignment = grid.alignmentPattern(in: frame),
             let projective = Homography(
                 from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(inner, inner)],
-                to: [topLeft.centre, topRight.centre, bottomLeft.centre, alignment])
+                to: corners + [alignment])
         else { return grid }
         return CodeGrid(dimension: grid.dimension, toFrame: projective, darkOnLight: dark)
+    }
+
+    /// Of the dimensions of `versions` (1 to 40), the affine grid on these three finder centres (top left, top
+    /// right, bottom left) whose timing patterns show best, at least `minimumTiming`.
+    static func bestByTiming(
+        _ centres: [SIMD2<Double>], versions: ClosedRange<Int>, darkOnLight: Bool, in frame: GrayFrame
+    ) -> CodeGrid? {
+        let (lowest, highest) = (max(1, versions.lowerBound), min(40, versions.upperBound))
+        guard lowest <= highest else { return nil }
+        var best: (score: Double, grid: CodeGrid)?
+        for version in lowest...highest {
+            let dimension = 17 + 4 * version
+            let far = Double(dimension) - 3.5
+            // The parallelogram the three give (an affine map).
+            guard
+                let affine = Homography(
+                    from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
+                    to: centres + [centres[1] + centres[2] - centres[0]])
+            else { continue }
+            let grid = CodeGrid(dimension: dimension, toFrame: affine, darkOnLight: darkOnLight)
+            let score = grid.timingScore(in: frame)
+            if score > best?.score ?? minimumTiming { best = (score, grid) }
+        }
+        return best?.grid
+    }
+
+    /// The three finder patterns' centres, each where its 7×7 modules (dark centre 3×3, light ring, dark ring, in
+    /// the code's colours) stand out best within a module of where this grid puts it, in quarter modules.
+    func refinedCentres(in frame: GrayFrame) -> [SIMD2<Double>] {
+        let far = Double(dimension) - 3.5
+        return [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far)].map { centre in
+            var best = (score: -Double.infinity, at: centre)
+            for step in 0..<81 {
+                let candidate = centre + SIMD2(Double(step % 9) - 4, Double(step / 9) - 4) / 4
+                var (dark, light) = (0.0, 0.0)
+                for i in -3...3 {
+                    for j in -3...3 {
+                        let grey = frame.bilinear(at: toFrame(candidate + SIMD2(Double(i), Double(j))))
+                        if max(abs(i), abs(j)) == 2 { light += grey } else { dark += grey }
+                    }
+                }
+                // 16 modules in the light ring, 33 in the dark parts.
+                let score = (light / 16 - dark / 33) * (darkOnLight ? 1 : -1)
+                if score > best.score { best = (score, candidate) }
+            }
+            return toFrame(best.at)
+        }
     }
 
     /// The share of row 6's and column 6's modules between the finder patterns that alternate as a timing
