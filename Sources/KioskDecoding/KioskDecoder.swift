@@ -22,7 +22,9 @@ import KioskCore
 ///
 /// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
 /// frame, two of them with a code's timing patterns where they would be (`TimingPattern`): a frame with nothing
-/// code-like in it costs the passes before the gate and that look, not the whole cascade. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
+/// code-like in it costs the passes before the gate and that look, not the whole cascade. A frame with three placed
+/// as a code's corners and no timing patterns seen between any two (glare, a bright spot) gets the `resampled` passes
+/// only, which keep a grid only where its own timing patterns show. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
 /// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
 /// Both engines report only codes whose error correction succeeded, and results are deduplicated by payload,
@@ -49,6 +51,7 @@ public final class KioskDecoder: FrameDecoder {
     public func decode(_ frame: GrayFrame) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         var found: [(sighting: Sighting, pass: String)] = []
+        var gridsOnly = false
         passesTried.removeAll(keepingCapacity: true)
         for (index, pass) in settings.passes.enumerated() {
             if index == settings.gatedFrom, found.isEmpty {
@@ -59,11 +62,19 @@ public final class KioskDecoder: FrameDecoder {
                 // timing patterns (cluttered frames without a code: 43 of 60 went on through the whole cascade on
                 // marks alone, 20 of 60 with the timing patterns; BENCHMARKS.md).
                 let seen = images.finders()
-                guard seen.count >= FinderPatternGate().minimumFinders,
-                    images.working.pixels.count <= Self.marksAloneUpTo
-                        || TimingPattern.joinsTwo(of: seen, in: images.working)
-                else { return [] }
+                guard seen.count >= FinderPatternGate().minimumFinders else { return [] }
+                if images.working.pixels.count > Self.marksAloneUpTo,
+                    !TimingPattern.joinsTwo(of: seen, in: images.working)
+                {
+                    // Three marks placed as a code's corners, the timing patterns between them not seen (glare, a
+                    // bright spot, blur): only the grids get a look, each kept on its own timing patterns
+                    // (`CodeGrid`), not the whole cascade (print and clothing place three marks so often enough that
+                    // the whole cascade on them cost cluttered frames 5 times bare zbar by the median).
+                    guard FinderPatternGate.formACode(seen) else { return [] }
+                    gridsOnly = true
+                }
             }
+            if gridsOnly, pass.image != .resampled { continue }
             passesTried.append(pass)
             let sightings = run(pass, on: &images, besides: found.map(\.sighting))
             for sighting in sightings where !found.contains(where: { $0.sighting.payload == sighting.payload }) {

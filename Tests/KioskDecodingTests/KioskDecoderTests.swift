@@ -125,6 +125,24 @@ import Testing
         #expect(decoder.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "zbar:resampled")])
     }
 
+    @Test func threeFinderPatternsWithoutTimingPatternsGetOnlyTheGrids() {
+        // Three finder patterns placed as a code's corners, 30 modules apart, nothing between them (a sign, a print):
+        // no timing patterns, so not the whole cascade; the grids get a look, find no timing patterns either, and
+        // nothing is read.
+        var marks = GrayFrame(width: 640, height: 480, fill: 210)
+        for (left, top) in [(150, 90), (300, 90), (150, 240)] {
+            for y in 0..<35 {
+                for x in 0..<35 {
+                    let ring = max(abs(x / 5 - 3), abs(y / 5 - 3))
+                    if ring <= 1 || ring == 3 { marks[left + x, top + y] = 30 }
+                }
+            }
+        }
+        #expect(FinderPatternGate.formACode(FinderPatternGate().finders(marks)))
+        #expect(decoder.decode(marks).isEmpty)
+        #expect(decoder.passesTried == [.zxing(.full), .zbar(.resampled), .zxing(.resampled)])
+    }
+
     @Test func redrawnCodesHaveTheFunctionPatternsOfARealCode() {
         // Every module CodeGrid draws as fixed is the module libqrencode drew, for versions 1 to 10.
         for version in 1...10 {
