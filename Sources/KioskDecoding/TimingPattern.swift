@@ -163,19 +163,11 @@ enum TimingPattern {
         return Double(regular) >= 0.85 * Double(inner.count)
     }
 
-    /// The grey level at `point`, bilinear; nil outside the image.
+    /// The grey level at `point`, bilinear (`GrayFrame.bilinear`); nil where it needs a pixel outside the image.
     static func sample(_ image: GrayFrame, at point: SIMD2<Double>) -> Int? {
         let x = point.x - 0.5
         let y = point.y - 0.5
         guard x >= 0, y >= 0, x < Double(image.width - 1), y < Double(image.height - 1) else { return nil }
-        let x0 = Int(x)
-        let y0 = Int(y)
-        let fx = x - Double(x0)
-        let fy = y - Double(y0)
-        let row = y0 * image.width + x0
-        let p = image.pixels
-        let top = Double(p[row]) * (1 - fx) + Double(p[row + 1]) * fx
-        let bottom = Double(p[row + image.width]) * (1 - fx) + Double(p[row + image.width + 1]) * fx
-        return Int(top * (1 - fy) + bottom * fy)
+        return Int(image.bilinear(at: point))
     }
 }

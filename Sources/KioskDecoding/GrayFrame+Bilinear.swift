@@ -1,0 +1,16 @@
+import KioskCore
+
+extension GrayFrame {
+    /// The grey at `point` (pixel centres at half-integers), interpolated between the four nearest pixels; the
+    /// edge pixels' beyond the frame.
+    func bilinear(at point: SIMD2<Double>) -> Double {
+        let x = min(max(point.x - 0.5, 0), Double(width - 1))
+        let y = min(max(point.y - 0.5, 0), Double(height - 1))
+        let (x0, y0) = (Int(x), Int(y))
+        let (x1, y1) = (min(x0 + 1, width - 1), min(y0 + 1, height - 1))
+        let (fx, fy) = (x - Double(x0), y - Double(y0))
+        let top = Double(pixels[y0 * width + x0]) * (1 - fx) + Double(pixels[y0 * width + x1]) * fx
+        let bottom = Double(pixels[y1 * width + x0]) * (1 - fx) + Double(pixels[y1 * width + x1]) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+}
