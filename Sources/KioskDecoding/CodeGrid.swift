@@ -24,10 +24,15 @@ struct CodeGrid {
     static let scale = 4
     static let quietZone = 4
 
-    /// The triples among `finders` placed as a code's corners (`FinderPatternGate.corner`), as top left, top
-    /// right and bottom left, at most `limit`, the most square first (sides of one length at a right angle, modules
-    /// of one size: marks inside a big code or in print make triples too, only roughly placed).
-    static func triples(_ finders: [Finder], limit: Int) -> [(Finder, Finder, Finder)] {
+    /// The triples among `finders` placed as a code's corners (`FinderPatternGate.corner`), or with `steep` each of
+    /// the three tried as the corner (sides up to `steepestSides`:1, at 35 to 145 degrees: a code seen steeply
+    /// aslant is far from square), as top left, top right and bottom left, at most `limit`, the most square first
+    /// (sides of one length at a right angle, modules of one size: marks inside a big code or in print make
+    /// triples too, only roughly placed). Without `squareOnes`, not the triples of upright marks placed as the gate
+    /// places a code's (those without `steep`).
+    static func triples(
+        _ finders: [Finder], limit: Int, steep: Bool = false, squareOnes: Bool = true
+    ) -> [(Finder, Finder, Finder)] {
         var triples: [(score: Double, finders: (Finder, Finder, Finder))] = []
         guard finders.count >= 3 else { return [] }
         for i in 0..<(finders.count - 2) {
@@ -36,18 +41,32 @@ struct CodeGrid {
                 where FinderPatternGate.alike(finders[i], finders[k]) && FinderPatternGate.alike(finders[j], finders[k])
                 {
                     let three = [finders[i], finders[j], finders[k]]
-                    guard let corner = FinderPatternGate.corner(three[0], three[1], three[2]) else { continue }
-                    let others = three.filter { $0 != corner }
-                    let u = others[0].centre - corner.centre
-                    let v = others[1].centre - corner.centre
-                    // Rows run down the frame: the top right is the one turning clockwise to the bottom left.
-                    let clockwise = u.x * v.y - u.y * v.x > 0
-                    let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
                     let modules = three.map(\.module)
-                    let score =
-                        max(lu, lv) / min(lu, lv) + abs((u * v).sum()) / (lu * lv) + modules.max()! / modules.min()!
-                    triples.append(
-                        (score, clockwise ? (corner, others[0], others[1]) : (corner, others[1], others[0])))
+                    let module = modules.reduce(0, +) / 3
+                    var corners = [
+                        (three[0], three[1], three[2]), (three[1], three[0], three[2]), (three[2], three[0], three[1]),
+                    ]
+                    let square =
+                        three.allSatisfy { !$0.isAslant } ? FinderPatternGate.corner(three[0], three[1], three[2]) : nil
+                    if !steep {
+                        guard let square else { continue }
+                        corners = corners.filter { $0.0 == square }
+                    } else if !squareOnes, square != nil {
+                        // The gate's own triples, tried before.
+                        continue
+                    }
+                    for (corner, p, q) in corners {
+                        let (u, v) = (p.centre - corner.centre, q.centre - corner.centre)
+                        let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
+                        guard min(lu, lv) >= 10 * module, max(lu, lv) <= 200 * module,
+                            max(lu, lv) <= steepestSides * min(lu, lv), abs((u * v).sum()) <= steepestCosine * lu * lv
+                        else { continue }
+                        // Rows run down the frame: the top right is the one turning clockwise to the bottom left.
+                        let clockwise = u.x * v.y - u.y * v.x > 0
+                        let score =
+                            max(lu, lv) / min(lu, lv) + abs((u * v).sum()) / (lu * lv) + modules.max()! / modules.min()!
+                        triples.append((score, clockwise ? (corner, p, q) : (corner, q, p)))
+                    }
                 }
             }
         }
@@ -91,6 +110,11 @@ struct CodeGrid {
         return triples
     }
 
+    /// How far from a square `triples` takes three marks to be with `steep`: sides up to 2.5:1, angles of 35 to 145 degrees
+    /// (cos 35° = 0.82); the grid's own timing patterns then decide.
+    static let steepestSides = 2.5
+    static let steepestCosine = 0.82
+
     /// Pairs of finder patterns `completed` checks for timing patterns at most (a cluttered frame shows dozens of
     /// finder-like marks).
     static let pairsLooked = 80
@@ -113,7 +137,9 @@ struct CodeGrid {
     /// three versions of the one their distance and module size give (the gate measures the module coarsely), the
     /// one whose row 6 and column 6 best alternate one module at a time (`timingScore`), at least
     /// `minimumTiming`; set by the alignment pattern where one is found.
-    static func grid(topLeft: Finder, topRight: Finder, bottomLeft: Finder, in frame: GrayFrame) -> CodeGrid? {
+    static func grid(
+        topLeft: Finder, topRight: Finder, bottomLeft: Finder, inPerspective: Bool = true, in frame: GrayFrame
+    ) -> CodeGrid? {
         let across = topRight.centre - topLeft.centre
         let down = bottomLeft.centre - topLeft.centre
         // The gate measures a pattern across a row and a column, aslant across a turned code's pattern.
@@ -121,19 +147,43 @@ struct CodeGrid {
         let turn = max(abs(across.x), abs(across.y)) / lengthAcross
         let module = (topLeft.module + topRight.module + bottomLeft.module) / 3 * turn
         guard module > 0 else { return nil }
-        let estimate = (lengthAcross + lengthDown) / 2 / module + 7
-        // Dimensions are 17 + 4 × version.
-        let version = Int(((estimate - 17) / 4).rounded())
         let dark = topLeft.darkCentre
         let centres = [topLeft.centre, topRight.centre, bottomLeft.centre]
-        guard let first = bestByTiming(centres, versions: (version - 3)...(version + 3), darkOnLight: dark, in: frame)
+        let modules =
+            inPerspective
+            ? SideModules(
+                centres, module: (topLeft.module + topRight.module + bottomLeft.module) / 3, darkCentre: dark,
+                in: frame) : nil
+        // Dimensions are 17 + 4 × version: within three versions of the one the gate's module gives, or of the one
+        // the finder patterns' widths along each side give where they were measured (the geometric mean of a
+        // side's two ends, exact for a side seen in perspective).
+        func version(modulesBetween: Double) -> Int {
+            modulesBetween.isFinite ? Int(((min(max(modulesBetween, 0), 200) - 10) / 4).rounded()) : 1
+        }
+        let fromGate = version(modulesBetween: (lengthAcross + lengthDown) / 2 / module)
+        let fromWidths =
+            modules.map {
+                version(
+                    modulesBetween: (lengthAcross / ($0.across.near * $0.across.far).squareRoot()
+                        + lengthDown / ($0.down.near * $0.down.far).squareRoot()) / 2)
+            } ?? fromGate
+        let versions = (min(fromGate, fromWidths) - 3)...(max(fromGate, fromWidths) + 3)
+        guard
+            let first = bestByTiming(
+                centres, versions: versions, modules: modules, darkOnLight: dark, in: frame)
         else { return nil }
         // The gate finds a centre to a pixel or two (and a completed triple's third only roughly): each finder
         // pattern is looked for within a module of where the grid puts it, then the dimension chosen again.
         let refined = first.refinedCentres(in: frame)
         let firstVersion = (first.dimension - 17) / 4
         let (grid, corners) =
-            bestByTiming(refined, versions: (firstVersion - 1)...(firstVersion + 1), darkOnLight: dark, in: frame)
+            bestByTiming(
+                refined, versions: (firstVersion - 1)...(firstVersion + 1),
+                modules: inPerspective
+                    ? SideModules(refined, module: first.moduleSize, darkCentre: dark, in: frame) : nil,
+                darkOnLight: dark,
+                in: frame
+            )
             .map { ($0, refined) } ?? (first, centres)
         let far = Double(grid.dimension) - 3.5
         let inner = Double(grid.dimension) - 6.5
@@ -145,10 +195,12 @@ struct CodeGrid {
         return CodeGrid(dimension: grid.dimension, toFrame: projective, darkOnLight: dark)
     }
 
-    /// Of the dimensions of `versions` (1 to 40), the affine grid on these three finder centres (top left, top
-    /// right, bottom left) whose timing patterns show best, at least `minimumTiming`.
+    /// Of the dimensions of `versions` (1 to 40), the grid on these three finder centres (top left, top right,
+    /// bottom left) whose timing patterns show best, at least `minimumTiming`: the affine one (the parallelogram
+    /// the three give) or, with the finder patterns' widths along the sides, the one in perspective (`perspective`).
     static func bestByTiming(
-        _ centres: [SIMD2<Double>], versions: ClosedRange<Int>, darkOnLight: Bool, in frame: GrayFrame
+        _ centres: [SIMD2<Double>], versions: ClosedRange<Int>, modules: SideModules? = nil, darkOnLight: Bool,
+        in frame: GrayFrame
     ) -> CodeGrid? {
         let (lowest, highest) = (max(1, versions.lowerBound), min(40, versions.upperBound))
         guard lowest <= highest else { return nil }
@@ -156,15 +208,15 @@ struct CodeGrid {
         for version in lowest...highest {
             let dimension = 17 + 4 * version
             let far = Double(dimension) - 3.5
-            // The parallelogram the three give (an affine map).
-            guard
-                let affine = Homography(
-                    from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
-                    to: centres + [centres[1] + centres[2] - centres[0]])
-            else { continue }
-            let grid = CodeGrid(dimension: dimension, toFrame: affine, darkOnLight: darkOnLight)
-            let score = grid.timingScore(in: frame)
-            if score > best?.score ?? minimumTiming { best = (score, grid) }
+            let affine = Homography(
+                from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
+                to: centres + [centres[1] + centres[2] - centres[0]])
+            let inPerspective = modules.flatMap { perspective(centres, modules: $0, dimension: dimension) }
+            for map in [affine, inPerspective].compactMap({ $0 }) {
+                let grid = CodeGrid(dimension: dimension, toFrame: map, darkOnLight: darkOnLight)
+                let score = grid.timingScore(in: frame)
+                if score > best?.score ?? minimumTiming { best = (score, grid) }
+            }
         }
         return best?.grid
     }

@@ -34,8 +34,9 @@ public struct FinderPatternGate: Sendable {
         finders(frame, stopAt: stopAt).map(\.centre)
     }
 
-    /// The distinct finder patterns found, in `frame`'s pixels (at most `stopAt`).
-    public func finders(_ frame: GrayFrame, stopAt: Int = .max) -> [Finder] {
+    /// The distinct finder patterns found, in `frame`'s pixels (at most `stopAt`); with `aslant`, also those whose
+    /// column is up to three times longer or shorter than their row (`Finder.isAslant`).
+    public func finders(_ frame: GrayFrame, stopAt: Int = .max, aslant: Bool = false) -> [Finder] {
         guard !frame.isEmpty else { return [] }
         let factor = max(1, min(frame.width, frame.height) / workingSide)
         let image = ImagePreprocessing.downscaled(frame, by: factor)
@@ -44,7 +45,7 @@ public struct FinderPatternGate: Sendable {
         guard width >= 21, height >= 21 else { return [] }
         let radius = max(6, min(width, height) / 20)
         let margin = 3
-        var found: [(x: Int, y: Int, unit: Int, total: Int, dark: Bool)] = []
+        var found: [(x: Int, y: Int, unit: Int, total: Int, dark: Bool, aslant: Bool)] = []
         var dark = [Bool](repeating: false, count: width)
         var prefix = [Int](repeating: 0, count: width + 1)
         var lengths: [Int] = []
@@ -90,14 +91,22 @@ public struct FinderPatternGate: Sendable {
                     let lo = max(0, centreX - radius)
                     let hi = min(width, centreX + radius + 1)
                     guard
-                        let centreY = Self.confirmedVertically(
+                        let (centreY, isAslant) = Self.confirmedVertically(
                             pixels, width: width, height: height, x: centreX, y: y, darkCentre: dark[centreX],
-                            threshold: (prefix[hi] - prefix[lo]) / (hi - lo), total: total)
+                            threshold: (prefix[hi] - prefix[lo]) / (hi - lo), total: total),
+                        aslant || !isAslant
                     else { continue }
-                    if !found.contains(where: { abs($0.x - centreX) <= 3 * unit && abs($0.y - centreY) <= 3 * unit }) {
-                        found.append((centreX, centreY, unit, total, dark[centreX]))
-                        if found.count >= stopAt { return }
+                    let mark = (x: centreX, y: centreY, unit: unit, total: total, dark: dark[centreX], aslant: isAslant)
+                    if let same = found.firstIndex(where: {
+                        abs($0.x - centreX) <= 3 * unit && abs($0.y - centreY) <= 3 * unit
+                    }) {
+                        // A pattern first met aslant on a row across its edge, then upright through its centre.
+                        if found[same].aslant, !isAslant { found[same] = mark }
+                    } else {
+                        found.append(mark)
                     }
+                    // Aslant marks count towards twice the limit, not towards the gate's own.
+                    if found.count / 2 >= stopAt || found.lazy.filter({ !$0.aslant }).count >= stopAt { return }
                 }
             }
         }
@@ -105,7 +114,7 @@ public struct FinderPatternGate: Sendable {
         return found.map {
             Finder(
                 centre: SIMD2(Double($0.x) * scale + scale / 2, Double($0.y) * scale + scale / 2),
-                module: Double($0.total) / 7 * scale, darkCentre: $0.dark)
+                module: Double($0.total) / 7 * scale, darkCentre: $0.dark, isAslant: $0.aslant)
         }
     }
 
@@ -202,12 +211,12 @@ public struct FinderPatternGate: Sendable {
         abs(run * 14 - modules * total * 2) <= modules * total + 7
     }
 
-    /// The column through (`x`, `y`) crosses the same pattern (runs in 1:1:3:1:1 about as long as the row's): the row of
-    /// its centre, or nil.
+    /// The column through (`x`, `y`) crosses the same pattern (runs in 1:1:3:1:1, 0.7 to 1.4 times as long as the
+    /// row's, or aslant: 0.3 to 3.5 times, a pattern seen steeply aslant or far turned): the row of its centre, or nil.
     static func confirmedVertically(
         _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, x: Int, y: Int, darkCentre: Bool,
         threshold: Int, total: Int
-    ) -> Int? {
+    ) -> (centre: Int, aslant: Bool)? {
         func isCentreColour(_ y: Int) -> Bool { (Int(pixels[y * width + x]) < threshold) == darkCentre }
         guard isCentreColour(y) else { return nil }
         let limit = total * 2
@@ -237,10 +246,10 @@ public struct FinderPatternGate: Sendable {
         guard let up = runs(step: -1), let down = runs(step: 1) else { return nil }
         let centre = up[0] + 1 + down[0]
         let sum = up[2] + up[1] + centre + down[1] + down[2]
-        guard isFinderRatio(up[2], up[1], centre, down[1], down[2]), sum * 10 >= total * 7, sum * 10 <= total * 14
+        guard isFinderRatio(up[2], up[1], centre, down[1], down[2]), sum * 10 >= total * 3, sum * 10 <= total * 35
         else { return nil }
         // The row that found it may be anywhere across the centre square: the middle of the column's centre run.
-        return y + (down[0] - up[0]) / 2
+        return (y + (down[0] - up[0]) / 2, sum * 10 < total * 7 || sum * 10 > total * 14)
     }
 }
 
@@ -251,10 +260,15 @@ public struct Finder: Equatable, Sendable {
     public var module: Double
     /// A dark centre (a dark-on-light code) or a light one (an inverted code).
     public var darkCentre: Bool
+    /// Its column is far longer or shorter than its row (a pattern seen steeply aslant, or turned and sheared):
+    /// such marks count for the grids only (`CodeGrid`), not as the gate's evidence, which print and clothing give
+    /// more of.
+    public var isAslant: Bool
 
-    public init(centre: SIMD2<Double>, module: Double, darkCentre: Bool) {
+    public init(centre: SIMD2<Double>, module: Double, darkCentre: Bool, isAslant: Bool = false) {
         self.centre = centre
         self.module = module
         self.darkCentre = darkCentre
+        self.isAslant = isAslant
     }
 }

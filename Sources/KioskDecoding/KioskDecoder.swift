@@ -62,15 +62,18 @@ public final class KioskDecoder: FrameDecoder {
                 // timing patterns (cluttered frames without a code: 43 of 60 went on through the whole cascade on
                 // marks alone, 20 of 60 with the timing patterns; BENCHMARKS.md).
                 let seen = images.finders()
-                guard seen.count >= FinderPatternGate().minimumFinders else { return [] }
-                if images.working.pixels.count > Self.marksAloneUpTo,
-                    !TimingPattern.joinsTwo(of: seen, in: images.working)
+                if seen.count < FinderPatternGate().minimumFinders
+                    || images.working.pixels.count > Self.marksAloneUpTo
+                        && !TimingPattern.joinsTwo(of: seen, in: images.working)
                 {
                     // Three marks placed as a code's corners, the timing patterns between them not seen (glare, a
                     // bright spot, blur): only the grids get a look, each kept on its own timing patterns
                     // (`CodeGrid`), not the whole cascade (print and clothing place three marks so often enough that
                     // the whole cascade on them cost cluttered frames 5 times bare zbar by the median).
-                    guard FinderPatternGate.formACode(seen) else { return [] }
+                    // Or, in a frame of few marks, three of them (aslant ones too, `Finder.isAslant`) however far
+                    // from square whose finder patterns' widths along the sides give one dimension
+                    // (`CodeGrid.measuresAsOne`): a code seen steeply aslant, which print and clothing rarely give.
+                    guard FinderPatternGate.formACode(seen) || images.hasSteepCode() else { return [] }
                     gridsOnly = true
                 }
             }
@@ -104,6 +107,10 @@ public final class KioskDecoder: FrameDecoder {
     static let gridsTried = 6
     /// Triples completed from two finder patterns the `resampled` passes look at at most (`CodeGrid.completed`).
     static let triplesCompleted = 24
+    /// Triples the `resampled` passes try however far from square (`CodeGrid.triples`, `steep`) at most, and the
+    /// finder patterns in view (aslant ones too) up to which they look for them.
+    static let steepTriplesTried = 48
+    static let findersForSteepTriples = 24
 
     /// Finder patterns the gate looks for at most (a frame of many codes needs no more to go on).
     static let findersLooked = 64
@@ -217,12 +224,29 @@ struct PassImages {
         return image
     }
 
-    /// The finder patterns the gate sees in the working frame (at most `KioskDecoder.findersLooked`).
-    mutating func finders() -> [Finder] {
+    /// The finder patterns the gate sees in the working frame (at most `KioskDecoder.findersLooked`), the aslant
+    /// ones (`Finder.isAslant`) too.
+    mutating func allFinders() -> [Finder] {
         if let foundFinders { return foundFinders }
-        let finders = FinderPatternGate().finders(working, stopAt: KioskDecoder.findersLooked)
+        let finders = FinderPatternGate().finders(working, stopAt: KioskDecoder.findersLooked, aslant: true)
         foundFinders = finders
         return finders
+    }
+
+    /// Whether a frame of at most `KioskDecoder.findersForSteepTriples` marks holds three placed as a code's
+    /// corners however far from square (`CodeGrid.triples`, `steep`) whose widths along the sides give one
+    /// dimension (`CodeGrid.measuresAsOne`).
+    mutating func hasSteepCode() -> Bool {
+        let all = allFinders()
+        guard all.count <= KioskDecoder.findersForSteepTriples else { return false }
+        return CodeGrid.triples(all, limit: KioskDecoder.steepTriplesTried, steep: true).contains {
+            CodeGrid.measuresAsOne($0.0, $0.1, $0.2, in: working)
+        }
+    }
+
+    /// The finder patterns the gate counts as evidence of a code: not aslant.
+    mutating func finders() -> [Finder] {
+        allFinders().filter { !$0.isAslant }
     }
 
     /// For each triple of finder patterns placed as a code's corners, or completed from two (at most
@@ -231,18 +255,37 @@ struct PassImages {
     mutating func resampled(outside read: [Sighting] = []) -> [[(grid: CodeGrid, image: GrayFrame)]] {
         if let redrawnCodes { return redrawnCodes }
         let frame = working
-        let seen = finders().filter { finder in !read.contains { $0.covers(finder.centre) } }
-        var grids: [CodeGrid] = []
+        let seen = allFinders().filter { finder in !read.contains { $0.covers(finder.centre) } }
+        var grids: [(best: CodeGrid, fits: [CodeGrid])] = []
+        // The gate's own marks placed as a code's corners first; then, in a frame of few marks, any three however
+        // far from square, the marks seen steeply aslant too (`Finder.isAslant`, which blur and print give by the
+        // dozen: a cluttered frame's triples would cost more than all the passes).
+        let upright = seen.filter { !$0.isAslant }
+        let steep =
+            seen.count <= KioskDecoder.findersForSteepTriples
+            ? CodeGrid.triples(seen, limit: KioskDecoder.steepTriplesTried, steep: true, squareOnes: false) : []
         let candidates =
-            CodeGrid.triples(seen, limit: KioskDecoder.gridsTried)
-            + CodeGrid.completed(seen, in: frame, limit: KioskDecoder.triplesCompleted)
+            CodeGrid.triples(upright, limit: KioskDecoder.gridsTried)
+            + CodeGrid.completed(upright, in: frame, limit: KioskDecoder.triplesCompleted) + steep
         for triple in candidates where grids.count < KioskDecoder.gridsTried {
-            guard let grid = CodeGrid.grid(topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, in: frame),
-                !grids.contains(where: grid.overlaps)
+            guard let grid = CodeGrid.grid(topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, in: frame)
             else { continue }
-            grids.append(grid)
+            // The affine grid too, first, where the one chosen is in perspective: a curved code's finder patterns
+            // differ in width as a slanted one's do, and its data lies nearer the affine grid.
+            let affine = CodeGrid.grid(
+                topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: false, in: frame)
+            let fits = affine.map { $0.isSame(as: grid) ? [grid] : [$0, grid] } ?? [grid]
+            // One code found twice (the same three finder patterns, another of them as the corner): the grid whose
+            // timing patterns show better.
+            if let same = grids.firstIndex(where: { grid.overlaps($0.best) }) {
+                if grid.timingScore(in: frame) > grids[same].best.timingScore(in: frame) { grids[same] = (grid, fits) }
+                continue
+            }
+            grids.append((grid, fits))
         }
-        let codes = grids.map { grid in grid.redrawn(from: grid.greys(in: frame)).map { (grid, $0) } }
+        let codes = grids.map { code in
+            code.fits.flatMap { grid in grid.redrawn(from: grid.greys(in: frame)).map { (grid, $0) } }
+        }
         redrawnCodes = codes
         return codes
     }

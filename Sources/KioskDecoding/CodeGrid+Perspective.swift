@@ -1,0 +1,145 @@
+import KioskCore
+
+/// Perspective from the finder patterns themselves: a code seen aslant has bigger modules at its near finder
+/// pattern than at its far one, and a grid laid evenly between their centres drifts off the timing patterns by
+/// the middle. Each finder pattern's width along the line to its neighbour gives the module there; the two ends
+/// of a side give that side's vanishing point, and the two sides the homography.
+extension CodeGrid {
+    /// The module in pixels along each side of a triple, at both of its ends: across (at the top left, at the top
+    /// right) and down (at the top left, at the bottom left); nil where a finder pattern's edges are not clear.
+    struct SideModules {
+        var across: (near: Double, far: Double)
+        var down: (near: Double, far: Double)
+
+        init?(_ centres: [SIMD2<Double>], module: Double, darkCentre: Bool, in frame: GrayFrame) {
+            let (topLeft, topRight, bottomLeft) = (centres[0], centres[1], centres[2])
+            func measured(_ at: SIMD2<Double>, towards: SIMD2<Double>) -> Double? {
+                CodeGrid.moduleAlong(towards - at, at: at, module: module, darkCentre: darkCentre, in: frame)
+            }
+            guard let a0 = measured(topLeft, towards: topRight), let a1 = measured(topRight, towards: topLeft),
+                let d0 = measured(topLeft, towards: bottomLeft), let d1 = measured(bottomLeft, towards: topLeft)
+            else { return nil }
+            across = (a0, a1)
+            down = (d0, d1)
+        }
+    }
+
+    /// The homography of a code of `dimension` modules whose finder centres are `centres` (top left, top right,
+    /// bottom left) and whose modules along its two sides are `modules`: each side a one-dimensional perspective
+    /// map (modules of `near` pixels at the top left, `far` at the other end), the fourth corner where the lines
+    /// from each far finder towards the other side's vanishing point meet. Nil when degenerate.
+    static func perspective(_ centres: [SIMD2<Double>], modules: SideModules, dimension: Int) -> Homography? {
+        let span = Double(dimension - 7)
+        let (topLeft, topRight, bottomLeft) = (centres[0], centres[1], centres[2])
+        // q(u) = near·u / (1 + c·u) from the top left's centre; q'(span) / q'(0) = far / near gives c, and the
+        // vanishing point (u → ∞) is near / c along the side: homogeneous, so parallel sides (c = 0) still meet.
+        func vanishing(_ end: SIMD2<Double>, _ ends: (near: Double, far: Double)) -> SIMD3<Double> {
+            let side = end - topLeft
+            let direction = side / (side * side).sum().squareRoot()
+            let c = ((ends.near / ends.far).squareRoot() - 1) / span
+            let point = topLeft * c + direction * ends.near
+            return SIMD3(point.x, point.y, c)
+        }
+        func homogeneous(_ p: SIMD2<Double>) -> SIMD3<Double> { SIMD3(p.x, p.y, 1) }
+        let acrossVanishing = vanishing(topRight, modules.across)
+        let downVanishing = vanishing(bottomLeft, modules.down)
+        let corner = cross(
+            cross(homogeneous(topRight), downVanishing), cross(homogeneous(bottomLeft), acrossVanishing))
+        guard abs(corner.z) > 1e-9 else { return nil }
+        let fourth = SIMD2(corner.x, corner.y) / corner.z
+        let far = Double(dimension) - 3.5
+        return Homography(
+            from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
+            to: [topLeft, topRight, bottomLeft, fourth])
+    }
+
+    /// Pixels per module at the finder pattern centred at `centre` along `direction`: its outer edges either way
+    /// (the third change of colour from the centre, 3.5 modules out), 7 modules apart; nil when either edge is not
+    /// found within 9 of the gate's `module`s or the two differ by more than 1.5:1.
+    static func moduleAlong(
+        _ direction: SIMD2<Double>, at centre: SIMD2<Double>, module: Double, darkCentre: Bool, in frame: GrayFrame
+    ) -> Double? {
+        let length = (direction * direction).sum().squareRoot()
+        guard length > 0, module > 0 else { return nil }
+        let unit = direction / length
+        let step = module / 4
+        let reach = Int((9 * module / step).rounded(.up))
+        let greys = (-reach...reach).map { frame.bilinear(at: centre + unit * (Double($0) * step)) }
+        guard let darkest = greys.min(), let lightest = greys.max(), lightest - darkest >= 24 else { return nil }
+        let threshold = (darkest + lightest) / 2
+        func isCentreColour(_ grey: Double) -> Bool { (grey < threshold) == darkCentre }
+        guard isCentreColour(greys[reach]) else { return nil }
+        // From the centre outwards: the third change of colour, between samples (linearly).
+        func edge(_ way: Int) -> Double? {
+            var changes = 0
+            var index = reach
+            var colour = true
+            while index + way >= 0, index + way < greys.count {
+                let next = isCentreColour(greys[index + way])
+                if next != colour {
+                    changes += 1
+                    colour = next
+                    if changes == 3 {
+                        let (a, b) = (greys[index], greys[index + way])
+                        let fraction = a == b ? 0.5 : (threshold - a) / (b - a)
+                        return (Double(index - reach) + fraction * Double(way)).magnitude * step
+                    }
+                }
+                index += way
+            }
+            return nil
+        }
+        guard let forwards = edge(1), let backwards = edge(-1),
+            max(forwards, backwards) <= 1.5 * min(forwards, backwards)
+        else { return nil }
+        return (forwards + backwards) / 7
+    }
+
+    private static func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    }
+}
+
+extension CodeGrid {
+    /// About how many pixels a module of this grid spans at its top-left finder pattern.
+    var moduleSize: Double {
+        let step = toFrame(SIMD2(4.5, 3.5)) - toFrame(SIMD2(3.5, 3.5))
+        return (step * step).sum().squareRoot()
+    }
+}
+
+extension CodeGrid {
+    /// Whether three marks (top left, top right, bottom left) measure as one code's finder patterns: each one's
+    /// outer edges clear along both sides (`SideModules`), and the modules between the centres along the two
+    /// sides (each side's length over the geometric mean of its two ends' modules) within `sidesAgree` of each
+    /// other, at least 14 (a version 1 code's).
+    static func measuresAsOne(_ topLeft: Finder, _ topRight: Finder, _ bottomLeft: Finder, in frame: GrayFrame) -> Bool
+    {
+        let centres = [topLeft.centre, topRight.centre, bottomLeft.centre]
+        let module = (topLeft.module + topRight.module + bottomLeft.module) / 3
+        guard let modules = SideModules(centres, module: module, darkCentre: topLeft.darkCentre, in: frame) else {
+            return false
+        }
+        let (across, down) = (centres[1] - centres[0], centres[2] - centres[0])
+        let acrossModules =
+            (across * across).sum().squareRoot() / (modules.across.near * modules.across.far).squareRoot()
+        let downModules = (down * down).sum().squareRoot() / (modules.down.near * modules.down.far).squareRoot()
+        return min(acrossModules, downModules) >= 13
+            && abs(acrossModules - downModules) <= sidesAgree * max(acrossModules, downModules)
+    }
+
+    /// How far apart the two sides' module counts may be (a tenth).
+    static let sidesAgree = 0.1
+}
+
+extension CodeGrid {
+    /// Whether `other` lays the same modules on the frame (within a hundredth of a pixel at the code's corners).
+    func isSame(as other: CodeGrid) -> Bool {
+        let size = Double(dimension)
+        return dimension == other.dimension && darkOnLight == other.darkOnLight
+            && [SIMD2(0, 0), SIMD2(size, 0), SIMD2(0, size), SIMD2(size, size)].allSatisfy { corner in
+                let d = toFrame(corner) - other.toFrame(corner)
+                return (d * d).sum() < 1e-4
+            }
+    }
+}

@@ -1,0 +1,105 @@
+import KioskCore
+import KioskQRCode
+import Testing
+
+@testable import KioskDecoding
+
+/// A code seen steeply aslant (a pass held at an angle, a sign on a door seen from the side): its finder patterns
+/// are sheared far out of square, it is much shorter one way than the other, and a grid laid evenly between its
+/// finder centres drifts off its timing patterns.
+@Suite struct PerspectiveGridTests {
+    static let text = "ASLANT-PASS-0042"
+    /// The code at one pixel per module, without a quiet zone.
+    static let code = try! QRCodeRenderer.render(text, moduleSize: 1, quietZone: 0)
+
+    /// The code's four corners (top left, top right, bottom left, bottom right) where a photo of a code on a door
+    /// seen from the side put them (BoofCV's perspective/image030, moved into a 640×480 frame): one side about
+    /// 1.8 times the other, at about 50 degrees.
+    static let corners: [SIMD2<Double>] = [SIMD2(320, 140), SIMD2(368, 301), SIMD2(271, 220), SIMD2(307, 359)]
+
+    /// The code drawn through that perspective on a light wall, each pixel the mean of 4×4 samples (a lens's
+    /// blur at module edges), with sensor-like noise.
+    static let scene: GrayFrame = {
+        let n = Double(code.moduleCount)
+        let toCode = Homography(from: corners, to: [.zero, SIMD2(n, 0), SIMD2(0, n), SIMD2(n, n)])!
+        var frame = GrayFrame(width: 640, height: 480, fill: 205)
+        var state: UInt64 = 7
+        for y in 0..<480 {
+            for x in 0..<640 {
+                var sum = 0.0
+                for sub in 0..<16 {
+                    let point = toCode(
+                        SIMD2(Double(x) + (Double(sub % 4) + 0.5) / 4, Double(y) + (Double(sub / 4) + 0.5) / 4))
+                    let (column, row) = (Int(point.x.rounded(.down)), Int(point.y.rounded(.down)))
+                    let inside = point.x >= 0 && point.y >= 0 && column < code.moduleCount && row < code.moduleCount
+                    sum += inside && code.image[column, row] < 128 ? 35 : 205
+                }
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                frame[x, y] = TestScenes.pixel(sum / 16 + Double(Int(state >> 62) - 2))
+            }
+        }
+        return frame
+    }()
+
+    @Test func theCodeIsAsSteepAsThePhotos() {
+        #expect(Self.code.version == 2)
+        let (tl, tr, bl) = (Self.corners[0], Self.corners[1], Self.corners[2])
+        let (across, down) = (tr - tl, bl - tl)
+        let (a, d) = ((across * across).sum().squareRoot(), (down * down).sum().squareRoot())
+        #expect(a / d > 1.6)
+        // Further from square than the gate's own geometry allows (55 degrees).
+        #expect(abs((across * down).sum()) / (a * d) > 0.6)
+    }
+
+    @Test func aCodeSeenSteeplyAslantIsReadFromItsPerspectiveGrid() {
+        let decoder = KioskDecoder()
+        #expect(decoder.decode(Self.scene).map(\.payload) == [Array(Self.text.utf8)])
+        // The gate's evidence alone (a pattern's column within 0.7 to 1.4 times its row) does not see this code.
+        let gate = FinderPatternGate()
+        #expect(!FinderPatternGate.formACode(gate.finders(Self.scene)))
+        #expect(gate.finders(Self.scene, aslant: true).contains { $0.isAslant })
+    }
+
+    @Test func theFinderPatternsWidthsGiveTheSidesPerspective() throws {
+        // The finder centres, 3.5 modules in from the corners, through the same perspective.
+        let n = Double(Self.code.moduleCount)
+        let toFrame = try #require(
+            Homography(from: [.zero, SIMD2(n, 0), SIMD2(0, n), SIMD2(n, n)], to: Self.corners))
+        let centres = [SIMD2(3.5, 3.5), SIMD2(n - 3.5, 3.5), SIMD2(3.5, n - 3.5)].map { toFrame($0) }
+        let modules = try #require(
+            CodeGrid.SideModules(centres, module: 4, darkCentre: true, in: Self.scene))
+        // Along each side the module at either end, as the perspective has them, within 15 %.
+        func module(at point: SIMD2<Double>, towards other: SIMD2<Double>) -> Double {
+            let (a, b) = (
+                toFrame(point),
+                toFrame(point + (other - point) / ((other - point) * (other - point)).sum().squareRoot())
+            )
+            return ((b - a) * (b - a)).sum().squareRoot()
+        }
+        let expected = [
+            module(at: SIMD2(3.5, 3.5), towards: SIMD2(n - 3.5, 3.5)),
+            module(at: SIMD2(n - 3.5, 3.5), towards: SIMD2(3.5, 3.5)),
+            module(at: SIMD2(3.5, 3.5), towards: SIMD2(3.5, n - 3.5)),
+            module(at: SIMD2(3.5, n - 3.5), towards: SIMD2(3.5, 3.5)),
+        ]
+        let measured = [modules.across.near, modules.across.far, modules.down.near, modules.down.far]
+        for (m, e) in zip(measured, expected) { #expect(abs(m - e) <= 0.15 * e, "\(measured) against \(expected)") }
+        // The grid from them puts every module of the code where it is: the redrawn code is the code.
+        let grid = try #require(
+            CodeGrid.grid(
+                topLeft: Finder(centre: centres[0], module: 4, darkCentre: true),
+                topRight: Finder(centre: centres[1], module: 4, darkCentre: true),
+                bottomLeft: Finder(centre: centres[2], module: 4, darkCentre: true), in: Self.scene))
+        #expect(grid.dimension == Self.code.moduleCount)
+        let greys = grid.greys(in: Self.scene)
+        let threshold = CodeGrid.otsu(greys)
+        var wrong = 0
+        for row in 0..<grid.dimension {
+            for column in 0..<grid.dimension
+            where (greys[row * grid.dimension + column] < threshold) != (Self.code.image[column, row] < 128) {
+                wrong += 1
+            }
+        }
+        #expect(wrong == 0)
+    }
+}
