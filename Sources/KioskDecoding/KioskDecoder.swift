@@ -267,13 +267,21 @@ struct PassImages {
         let candidates =
             CodeGrid.triples(upright, limit: KioskDecoder.gridsTried)
             + CodeGrid.completed(upright, in: frame, limit: KioskDecoder.triplesCompleted) + steep
-        for triple in candidates where grids.count < KioskDecoder.gridsTried {
-            guard let grid = CodeGrid.grid(topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, in: frame)
+        // Perspective (`CodeGrid.perspective`) only for the steep ones: the gate's own triples are placed about
+        // square, and measuring each one's finder patterns cost a door in motion frames it had decided.
+        let squareCount = candidates.count - steep.count
+        for (index, triple) in candidates.enumerated() where grids.count < KioskDecoder.gridsTried {
+            let isSteep = index >= squareCount
+            guard
+                let grid = CodeGrid.grid(
+                    topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: isSteep, in: frame)
             else { continue }
             // The affine grid too, first, where the one chosen is in perspective: a curved code's finder patterns
             // differ in width as a slanted one's do, and its data lies nearer the affine grid.
-            let affine = CodeGrid.grid(
-                topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: false, in: frame)
+            let affine =
+                isSteep
+                ? CodeGrid.grid(
+                    topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: false, in: frame) : nil
             let fits = affine.map { $0.isSame(as: grid) ? [grid] : [$0, grid] } ?? [grid]
             // One code found twice (the same three finder patterns, another of them as the corner): the grid whose
             // timing patterns show better.
