@@ -112,7 +112,7 @@ extension CodeGrid {
     /// Whether three marks (top left, top right, bottom left) measure as one code's finder patterns: each one's
     /// outer edges clear along both sides (`SideModules`), and the modules between the centres along the two
     /// sides (each side's length over the geometric mean of its two ends' modules) within `sidesAgree` of each
-    /// other, at least 14 (a version 1 code's).
+    /// other, at least 13 (a version 1 code's centres are 14 apart; a module's slack for the measuring).
     static func measuresAsOne(_ topLeft: Finder, _ topRight: Finder, _ bottomLeft: Finder, in frame: GrayFrame) -> Bool
     {
         let centres = [topLeft.centre, topRight.centre, bottomLeft.centre]

@@ -134,9 +134,10 @@ struct CodeGrid {
     }
 
     /// The grid three finder patterns most likely belong to, if its timing patterns show: of the dimensions within
-    /// three versions of the one their distance and module size give (the gate measures the module coarsely), the
-    /// one whose row 6 and column 6 best alternate one module at a time (`timingScore`), at least
-    /// `minimumTiming`; set by the alignment pattern where one is found.
+    /// three versions of the one their distance and module size give (the gate measures the module coarsely), or,
+    /// `inPerspective`, of the one their widths along the sides give (`SideModules`), the affine or perspective grid
+    /// whose row 6 and column 6 best alternate one module at a time (`timingScore`), at least `minimumTiming`; set
+    /// by the alignment pattern where one is found.
     static func grid(
         topLeft: Finder, topRight: Finder, bottomLeft: Finder, inPerspective: Bool = true, in frame: GrayFrame
     ) -> CodeGrid? {
