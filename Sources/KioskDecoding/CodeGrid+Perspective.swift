@@ -11,6 +11,11 @@ extension CodeGrid {
         var across: (near: Double, far: Double)
         var down: (near: Double, far: Double)
 
+        init(across: (near: Double, far: Double), down: (near: Double, far: Double)) {
+            self.across = across
+            self.down = down
+        }
+
         init?(_ centres: [SIMD2<Double>], module: Double, darkCentre: Bool, in frame: GrayFrame) {
             let (topLeft, topRight, bottomLeft) = (centres[0], centres[1], centres[2])
             func measured(_ at: SIMD2<Double>, towards: SIMD2<Double>) -> Double? {
@@ -48,9 +53,14 @@ extension CodeGrid {
         guard abs(corner.z) > 1e-9 else { return nil }
         let fourth = SIMD2(corner.x, corner.y) / corner.z
         let far = Double(dimension) - 3.5
-        return Homography(
-            from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
-            to: [topLeft, topRight, bottomLeft, fourth])
+        // Finder patterns measured wrong (or not a code at all) can put the vanishing line across the code.
+        guard
+            let map = Homography(
+                from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(far, far)],
+                to: [topLeft, topRight, bottomLeft, fourth]),
+            map.keepsInFront(corners(dimension))
+        else { return nil }
+        return map
     }
 
     /// Pixels per module at the finder pattern centred at `centre` along `direction`: its outer edges either way
@@ -133,11 +143,19 @@ extension CodeGrid {
 }
 
 extension CodeGrid {
+    /// The four corners of a code of `dimension` modules, in module coordinates.
+    static func corners(_ dimension: Int) -> [SIMD2<Double>] {
+        let size = Double(dimension)
+        return [SIMD2(0, 0), SIMD2(size, 0), SIMD2(0, size), SIMD2(size, size)]
+    }
+
+    /// This grid's four corners, in module coordinates.
+    var corners: [SIMD2<Double>] { Self.corners(dimension) }
+
     /// Whether `other` lays the same modules on the frame (within a hundredth of a pixel at the code's corners).
     func isSame(as other: CodeGrid) -> Bool {
-        let size = Double(dimension)
-        return dimension == other.dimension && darkOnLight == other.darkOnLight
-            && [SIMD2(0, 0), SIMD2(size, 0), SIMD2(0, size), SIMD2(size, size)].allSatisfy { corner in
+        dimension == other.dimension && darkOnLight == other.darkOnLight
+            && corners.allSatisfy { corner in
                 let d = toFrame(corner) - other.toFrame(corner)
                 return (d * d).sum() < 1e-4
             }

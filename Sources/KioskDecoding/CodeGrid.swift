@@ -191,7 +191,8 @@ struct CodeGrid {
         guard grid.dimension >= 25, let alignment = grid.alignmentPattern(in: frame),
             let projective = Homography(
                 from: [SIMD2(3.5, 3.5), SIMD2(far, 3.5), SIMD2(3.5, far), SIMD2(inner, inner)],
-                to: corners + [alignment])
+                to: corners + [alignment]),
+            projective.keepsInFront(grid.corners)
         else { return grid }
         return CodeGrid(dimension: grid.dimension, toFrame: projective, darkOnLight: dark)
     }

@@ -19,6 +19,14 @@ struct Homography: Sendable {
         m = solution + [1]
     }
 
+    /// Whether every point of the convex hull of `points` has a finite image on the same side of the vanishing line
+    /// (the map's denominator, affine in the point, of one sign and not near zero at each of them): a grid whose
+    /// code the vanishing line crosses is no photo of a code, and its images there are infinite or not numbers.
+    func keepsInFront(_ points: [SIMD2<Double>]) -> Bool {
+        let denominators = points.map { m[6] * $0.x + m[7] * $0.y + m[8] }
+        return denominators.allSatisfy { $0 > 1e-9 } || denominators.allSatisfy { $0 < -1e-9 }
+    }
+
     /// The image of `point`.
     func callAsFunction(_ point: SIMD2<Double>) -> SIMD2<Double> {
         let w = m[6] * point.x + m[7] * point.y + m[8]

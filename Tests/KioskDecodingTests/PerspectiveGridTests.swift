@@ -102,4 +102,26 @@ import Testing
         }
         #expect(wrong == 0)
     }
+
+    @Test func finderWidthsThatPutTheVanishingLineAcrossTheCodeGiveNoGrid() throws {
+        // Widths no photo of a code gives (a frame of noise can): the far end's modules a hundredth of the near
+        // end's, or a hundred times them. The map's vanishing line would cross the code, where its points are
+        // infinite: no grid, and nothing sampled there.
+        let centres = [SIMD2(100.0, 100), SIMD2(190, 100), SIMD2(100, 190)]
+        for (near, far) in [(5.0, 0.05), (5.0, 500)] {
+            let widths = CodeGrid.SideModules(across: (near, far), down: (near, far))
+            #expect(CodeGrid.perspective(centres, modules: widths, dimension: 25) == nil, "\(near), \(far)")
+        }
+        // Widths of a code seen aslant give one.
+        let aslant = CodeGrid.SideModules(across: (5, 4), down: (5, 5))
+        #expect(CodeGrid.perspective(centres, modules: aslant, dimension: 25) != nil)
+    }
+
+    @Test func aPointAtInfinityReadsAsTheFramesCornerNotATrap() {
+        var frame = GrayFrame(width: 4, height: 3, fill: 10)
+        frame[3, 2] = 200
+        #expect(frame.bilinear(at: SIMD2(.infinity, .infinity)) == 200)
+        #expect(frame.bilinear(at: SIMD2(.nan, .nan)) == 10)
+        #expect(frame.bilinear(at: SIMD2(-.infinity, 1)) == 10)
+    }
 }
