@@ -28,10 +28,10 @@ struct CodeGrid {
     /// the three tried as the corner (sides up to `steepestSides`:1, at 35 to 145 degrees: a code seen steeply
     /// aslant is far from square), as top left, top right and bottom left, at most `limit`, the most square first
     /// (sides of one length at a right angle, modules of one size: marks inside a big code or in print make
-    /// triples too, only roughly placed). Without `squareOnes`, not the triples of upright marks placed as the gate
+    /// triples too, only roughly placed). Without `includingSquare`, not the triples of upright marks placed as the gate
     /// places a code's (those without `steep`).
     static func triples(
-        _ finders: [Finder], limit: Int, steep: Bool = false, squareOnes: Bool = true
+        _ finders: [Finder], limit: Int, steep: Bool = false, includingSquare: Bool = true
     ) -> [(Finder, Finder, Finder)] {
         var triples: [(score: Double, finders: (Finder, Finder, Finder))] = []
         guard finders.count >= 3 else { return [] }
@@ -51,7 +51,7 @@ struct CodeGrid {
                     if !steep {
                         guard let square else { continue }
                         corners = corners.filter { $0.0 == square }
-                    } else if !squareOnes, square != nil {
+                    } else if !includingSquare, square != nil {
                         // The gate's own triples, tried before.
                         continue
                     }

@@ -46,6 +46,7 @@ public struct FinderPatternGate: Sendable {
         let radius = max(6, min(width, height) / 20)
         let margin = 3
         var found: [(x: Int, y: Int, unit: Int, total: Int, dark: Bool, aslant: Bool)] = []
+        var upright = 0
         var dark = [Bool](repeating: false, count: width)
         var prefix = [Int](repeating: 0, count: width + 1)
         var lengths: [Int] = []
@@ -101,12 +102,14 @@ public struct FinderPatternGate: Sendable {
                         abs($0.x - centreX) <= 3 * unit && abs($0.y - centreY) <= 3 * unit
                     }) {
                         // A pattern first met aslant on a row across its edge, then upright through its centre.
-                        if found[same].aslant, !isAslant { found[same] = mark }
+                        guard found[same].aslant, !isAslant else { continue }
+                        found[same] = mark
                     } else {
                         found.append(mark)
                     }
+                    if !isAslant { upright += 1 }
                     // Aslant marks count towards twice the limit, not towards the gate's own.
-                    if found.count / 2 >= stopAt || found.lazy.filter({ !$0.aslant }).count >= stopAt { return }
+                    if found.count / 2 >= stopAt || upright >= stopAt { return }
                 }
             }
         }

@@ -256,22 +256,21 @@ struct PassImages {
         if let redrawnCodes { return redrawnCodes }
         let frame = working
         let seen = allFinders().filter { finder in !read.contains { $0.covers(finder.centre) } }
-        var grids: [(best: CodeGrid, fits: [CodeGrid])] = []
         // The gate's own marks placed as a code's corners first; then, in a frame of few marks, any three however
         // far from square, the marks seen steeply aslant too (`Finder.isAslant`, which blur and print give by the
         // dozen: a cluttered frame's triples would cost more than all the passes).
         let upright = seen.filter { !$0.isAslant }
         let steep =
             seen.count <= KioskDecoder.findersForSteepTriples
-            ? CodeGrid.triples(seen, limit: KioskDecoder.steepTriplesTried, steep: true, squareOnes: false) : []
-        let candidates =
-            CodeGrid.triples(upright, limit: KioskDecoder.gridsTried)
-            + CodeGrid.completed(upright, in: frame, limit: KioskDecoder.triplesCompleted) + steep
+            ? CodeGrid.triples(seen, limit: KioskDecoder.steepTriplesTried, steep: true, includingSquare: false) : []
         // Perspective (`CodeGrid.perspective`) only for the steep ones: the gate's own triples are placed about
         // square, and measuring each one's finder patterns cost a door in motion frames it had decided.
-        let squareCount = candidates.count - steep.count
-        for (index, triple) in candidates.enumerated() where grids.count < KioskDecoder.gridsTried {
-            let isSteep = index >= squareCount
+        let candidates =
+            (CodeGrid.triples(upright, limit: KioskDecoder.gridsTried)
+            + CodeGrid.completed(upright, in: frame, limit: KioskDecoder.triplesCompleted)).map { ($0, false) }
+            + steep.map { ($0, true) }
+        var grids: [(best: CodeGrid, timing: Double, fits: [CodeGrid])] = []
+        for (triple, isSteep) in candidates where grids.count < KioskDecoder.gridsTried {
             guard
                 let grid = CodeGrid.grid(
                     topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: isSteep, in: frame)
@@ -283,13 +282,14 @@ struct PassImages {
                 ? CodeGrid.grid(
                     topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: false, in: frame) : nil
             let fits = affine.map { $0.isSame(as: grid) ? [grid] : [$0, grid] } ?? [grid]
+            let timing = grid.timingScore(in: frame)
             // One code found twice (the same three finder patterns, another of them as the corner): the grid whose
             // timing patterns show better.
             if let same = grids.firstIndex(where: { grid.overlaps($0.best) }) {
-                if grid.timingScore(in: frame) > grids[same].best.timingScore(in: frame) { grids[same] = (grid, fits) }
+                if timing > grids[same].timing { grids[same] = (grid, timing, fits) }
                 continue
             }
-            grids.append((grid, fits))
+            grids.append((grid, timing, fits))
         }
         let codes = grids.map { code in
             code.fits.flatMap { grid in grid.redrawn(from: grid.greys(in: frame)).map { (grid, $0) } }
