@@ -315,8 +315,6 @@ public actor PeerExchange {
 
     /// How often a door says something on each link when it has nothing to send (an empty items message).
     static let keepAliveEvery: Duration = .seconds(5)
-    /// A link silent for this long is closed.
-    static let silentLinkLimit: TimeAmount = .seconds(15)
 
     /// Tells every link this door is still there.
     func keepAlive() async {

@@ -53,8 +53,10 @@ struct PeerNetwork: Sendable {
                 maximumBufferSize: PeerMessage.maximumFrame + 4))
         try sync.addHandler(LengthFieldPrepender(lengthFieldBitLength: .fourBytes))
         // A peer says something at least every `PeerExchange.keepAliveEvery`; a link silent for three times that
-        // (a door unplugged, a cable cut) is closed, so the door stops counting it and dials again when it is back.
-        try sync.addHandler(IdleStateHandler(readTimeout: PeerExchange.silentLinkLimit))
+        // (`PeerSettings.silentLinkLimit`: a door unplugged, a cable cut) is closed, so the door stops counting it
+        // and dials again when it is back.
+        try sync.addHandler(
+            IdleStateHandler(readTimeout: .nanoseconds(Int64(settings.silentLinkLimit / .nanoseconds(1)))))
         try sync.addHandler(CloseWhenSilent())
         channel.eventLoop.scheduleTask(in: Self.handshakeLimit) {
             if peer.credential == nil { channel.close(promise: nil) }
@@ -125,7 +127,7 @@ struct PeerNetwork: Sendable {
     }
 }
 
-/// Closes a link whose peer has said nothing for `PeerExchange.silentLinkLimit`.
+/// Closes a link whose peer has said nothing for `PeerSettings.silentLinkLimit`.
 final class CloseWhenSilent: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

@@ -11,6 +11,8 @@ public struct PeerSettings: Equatable, Sendable {
     public var announceEvery: Duration
     /// Between two looks for items this door made (they are committed by the door loop or by `kioskctl`).
     public var pollEvery: Duration
+    /// A link silent this long is closed (a door unplugged, a cable cut): three of `PeerExchange.keepAliveEvery`.
+    public var silentLinkLimit: Duration
 
     public static let defaultPort = 7447
     public static let defaultGroup = "239.255.77.77"
@@ -19,7 +21,8 @@ public struct PeerSettings: Equatable, Sendable {
     public init(
         port: Int = PeerSettings.defaultPort, group: String = PeerSettings.defaultGroup,
         discoveryPort: Int = PeerSettings.defaultDiscoveryPort, interface: String? = nil,
-        announceEvery: Duration = .seconds(2), pollEvery: Duration = .milliseconds(20)
+        announceEvery: Duration = .seconds(2), pollEvery: Duration = .milliseconds(20),
+        silentLinkLimit: Duration = .seconds(15)
     ) {
         self.port = port
         self.group = group
@@ -27,5 +30,6 @@ public struct PeerSettings: Equatable, Sendable {
         self.interface = interface
         self.announceEvery = announceEvery
         self.pollEvery = pollEvery
+        self.silentLinkLimit = silentLinkLimit
     }
 }
