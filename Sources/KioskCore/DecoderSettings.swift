@@ -29,8 +29,9 @@ public struct DecoderSettings: Equatable, Sendable {
         case sharpened
         /// Black and white against the mean of a small window: bright spots, glare and shadows across a code.
         case thresholded
-        /// Redrawn module by module from three finder patterns (and the alignment pattern): a code whose finder
-        /// patterns show but whose black and white the engines cannot find (bright spots, glare, perspective).
+        /// Read module by module from three finder patterns (and the alignment pattern), mended by the code's own
+        /// error correction and drawn again whole: a code whose finder patterns show but whose black and white the
+        /// engines cannot find or mend (bright spots, glare, perspective, a smear).
         case resampled
     }
 

@@ -1,17 +1,19 @@
 import KioskCore
 
 /// A QR code's grid of modules laid on the frame from three of its finder patterns (and its alignment pattern,
-/// when one is found, for perspective), sampled module by module and redrawn as a clean code for the engines.
+/// when one is found, for perspective), sampled module by module, mended by the code's own error correction and
+/// drawn again whole for the engines.
 ///
 /// The engines find a code from the frame's own black and white: where a bright spot, glare or a shadow breaks
 /// a finder pattern or a row of modules, they find nothing, even when the gate saw the three finder patterns.
 /// Here each module's grey is read at its centre and compared with the modules around it (or with one
 /// threshold for the whole code), which keeps a module dark in a bright spot as long as it is darker than its
-/// neighbours; the finder, timing and alignment patterns are drawn as every code has them (`fixedModule`), so a
-/// finder pattern lost in glare no longer hides the code; and the engines read the redrawn code (their error
-/// correction still decides what is a code). The three finder patterns come from the gate: three placed as a
-/// code's corners (`triples`), or two with the timing patterns a code would have between them and the third where
-/// they put it (`completed`); a grid is kept only where its own timing patterns show (`grid`).
+/// neighbours; the code's blocks are mended with the least sure codewords as erasures (`mended`); and the code is
+/// drawn again with every module as the standard and its mended codewords have it, so a finder pattern lost in
+/// glare no longer hides the code, and only a code whose error correction succeeded is drawn. The three finder
+/// patterns come from the gate: three placed as a code's corners (`triples`), or two with the timing patterns a
+/// code would have between them and the third where they put it (`completed`); a grid is kept only where its own
+/// timing patterns show (`grid`).
 struct CodeGrid {
     /// Modules per side (21 for version 1, 4 more per version).
     let dimension: Int
@@ -20,7 +22,7 @@ struct CodeGrid {
     /// Dark modules on a light ground (a light centre in the finder patterns: an inverted code).
     let darkOnLight: Bool
 
-    /// Pixels per module of the redrawn code, and its quiet zone in modules.
+    /// Pixels per module of the mended code as drawn, and its quiet zone in modules.
     static let scale = 4
     static let quietZone = 4
 
@@ -317,67 +319,58 @@ struct CodeGrid {
         return greys
     }
 
-    /// The code redrawn in black and white, one way per threshold: each module against the mean of the modules
-    /// around it (windows of 7, 5 and 11 modules across), then against one threshold for the whole code (Otsu's).
-    func redrawn(from greys: [Double]) -> [GrayFrame] {
-        var images = [3, 2, 5].map { radius in
-            redraw { row, column, grey in
-                var sum = 0.0
-                var count = 0.0
-                for r in max(0, row - radius)...min(dimension - 1, row + radius) {
-                    for c in max(0, column - radius)...min(dimension - 1, column + radius) {
-                        sum += greys[r * dimension + c]
-                        count += 1
-                    }
-                }
-                return grey < sum / count - 1
-            }
-        }
-        let threshold = Self.otsu(greys)
-        images.append(redraw { _, _, grey in grey < threshold })
-        return images
-
-        func redraw(_ isDarker: (Int, Int, Double) -> Bool) -> GrayFrame {
-            let side = (dimension + 2 * Self.quietZone) * Self.scale
-            var pixels = [UInt8](repeating: 255, count: side * side)
-            for row in 0..<dimension {
-                for column in 0..<dimension
-                where fixedModule(row, column)
-                    ?? (isDarker(row, column, greys[row * dimension + column]) == darkOnLight)
-                {
-                    let x0 = (column + Self.quietZone) * Self.scale
-                    let y0 = (row + Self.quietZone) * Self.scale
-                    for y in y0..<(y0 + Self.scale) {
-                        for x in x0..<(x0 + Self.scale) { pixels[y * side + x] = 0 }
-                    }
-                }
-            }
-            return GrayFrame(width: side, height: side, pixels: pixels)
-        }
+    /// The code mended by its own error correction (`mended`) and drawn again whole, or nil when it cannot be.
+    func mendedCode(in frame: GrayFrame) -> GrayFrame? {
+        let greys = greys(in: frame)
+        return mended(from: greys, thresholds: thresholds(of: greys)).map(drawn)
     }
 
-    /// A module of the patterns every code of this dimension has in the same place, dark or light: the three
-    /// finder patterns with their separators, the timing patterns, the bottom-right alignment pattern (versions 2
-    /// and up); nil for the others (data, format and version information). Drawn as the standard has them, not as
-    /// sampled: the engines find a code by its finder patterns, and glare or a bright spot on one loses the code,
-    /// where the same damage on data is what error correction is for.
-    func fixedModule(_ row: Int, _ column: Int) -> Bool? {
-        let last = dimension - 1
-        for (top, left) in [(0, 0), (0, last - 6), (last - 6, 0)] {
-            let (r, c) = (row - top, column - left)
-            guard (-1...7).contains(r), (-1...7).contains(c) else { continue }
-            let ring = max(abs(r - 3), abs(c - 3))
-            return ring <= 1 || ring == 3
+    /// Each module's threshold, four ways: the mean of the modules around it (windows of 7, 5 and 11 modules
+    /// across, less one grey level), then one threshold for the whole code (Otsu's).
+    func thresholds(of greys: [Double]) -> [[Double]] {
+        // Sums over the rectangle from the top-left corner to each module (one row and column of zeros before).
+        let side = dimension + 1
+        var sums = [Double](repeating: 0, count: side * side)
+        for row in 0..<dimension {
+            var rowSum = 0.0
+            for column in 0..<dimension {
+                rowSum += greys[row * dimension + column]
+                sums[(row + 1) * side + column + 1] = sums[row * side + column + 1] + rowSum
+            }
         }
-        if dimension >= 25 {
-            let ring = max(abs(row - (last - 6)), abs(column - (last - 6)))
-            if ring <= 2 { return ring != 1 }
+        var thresholds = [3, 2, 5].map { radius in
+            (0..<(dimension * dimension)).map { module in
+                let (row, column) = (module / dimension, module % dimension)
+                let (top, bottom) = (max(0, row - radius), min(dimension, row + radius + 1))
+                let (left, right) = (max(0, column - radius), min(dimension, column + radius + 1))
+                let sum =
+                    sums[bottom * side + right] - sums[top * side + right] - sums[bottom * side + left]
+                    + sums[top * side + left]
+                return sum / Double((bottom - top) * (right - left)) - 1
+            }
         }
-        if row == 6 || column == 6 { return (row + column) % 2 == 0 }
-        return nil
+        thresholds.append([Double](repeating: Self.otsu(greys), count: dimension * dimension))
+        return thresholds
     }
 
-    /// A sighting on a redrawn code, put back on the frame.
+    /// `dark` (each module, row by row: true dark) drawn at `scale` pixels per module with a quiet zone, dark 0 on
+    /// light 255.
+    func drawn(_ dark: [Bool]) -> GrayFrame {
+        let side = (dimension + 2 * Self.quietZone) * Self.scale
+        var pixels = [UInt8](repeating: 255, count: side * side)
+        for row in 0..<dimension {
+            for column in 0..<dimension where dark[row * dimension + column] {
+                let x0 = (column + Self.quietZone) * Self.scale
+                let y0 = (row + Self.quietZone) * Self.scale
+                for y in y0..<(y0 + Self.scale) {
+                    for x in x0..<(x0 + Self.scale) { pixels[y * side + x] = 0 }
+                }
+            }
+        }
+        return GrayFrame(width: side, height: side, pixels: pixels)
+    }
+
+    /// A sighting on a mended code, put back on the frame.
     func onFrame(_ sighting: Sighting) -> Sighting {
         var moved = sighting
         moved.corners = sighting.corners.map { toFrame($0 / Double(Self.scale) - Double(Self.quietZone)) }

@@ -17,8 +17,9 @@ import KioskCore
 /// - `sharpened`: unsharp-masked (defocus, motion blur), at full size.
 /// - `thresholded`: black and white against the mean of a 9 px window (bright spots, glare), at full size.
 /// - `resampled`: each code the gate's finder patterns place (three, or two with the timing patterns between them)
-///   redrawn module by module with its finder and timing patterns as every code has them (`CodeGrid`): a finder
-///   pattern lost in glare or a bright spot. Every grid outside the codes read gets its try.
+///   read module by module, mended by its own error correction with its least sure codewords as erasures and
+///   drawn again whole (`CodeGrid`): a finder pattern lost in glare or a bright spot, a smear across the data.
+///   Every grid outside the codes read gets its try; a grid whose code cannot be mended costs no engine a look.
 ///
 /// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
 /// frame, two of them with a code's timing patterns where they would be (`TimingPattern`): a frame with nothing
@@ -103,7 +104,7 @@ public final class KioskDecoder: FrameDecoder {
     /// cut by the image's edge (8 of the 320 sample images were lost without this).
     static let marksAloneUpTo = 320 * 240
 
-    /// Finder-pattern triples the `resampled` passes redraw a code from at most.
+    /// Finder-pattern triples the `resampled` passes mend a code from at most.
     static let gridsTried = 6
     /// Triples completed from two finder patterns the `resampled` passes look at at most (`CodeGrid.completed`).
     static let triplesCompleted = 24
@@ -153,7 +154,7 @@ public final class KioskDecoder: FrameDecoder {
         return inputs
     }
 
-    /// The codes `pass` reads, in the working frame's pixels: its images in turn until one reads (the redrawn
+    /// The codes `pass` reads, in the working frame's pixels: its images in turn until one reads (the mended
     /// codes: each grid's until one reads, for every grid outside the codes `besides` and those it reads).
     private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages, besides: [Sighting] = []) -> [Sighting]
     {
@@ -250,8 +251,9 @@ struct PassImages {
     }
 
     /// For each triple of finder patterns placed as a code's corners, or completed from two (at most
-    /// `KioskDecoder.gridsTried`), outside the codes `read`, the codes its grid redraws (`CodeGrid`), in the order
-    /// to try them. Made once per decode, by the first `resampled` pass.
+    /// `KioskDecoder.gridsTried`), outside the codes `read`, its code as mended from each of its grids
+    /// (`CodeGrid.mendedCode`; none where the code cannot be mended), in the order to try them. Made once per
+    /// decode, by the first `resampled` pass.
     mutating func resampled(outside read: [Sighting] = []) -> [[(grid: CodeGrid, image: GrayFrame)]] {
         if let redrawnCodes { return redrawnCodes }
         let frame = working
@@ -291,9 +293,7 @@ struct PassImages {
             }
             grids.append((grid, timing, fits))
         }
-        let codes = grids.map { code in
-            code.fits.flatMap { grid in grid.redrawn(from: grid.greys(in: frame)).map { (grid, $0) } }
-        }
+        let codes = grids.map { code in code.fits.compactMap { grid in grid.mendedCode(in: frame).map { (grid, $0) } } }
         redrawnCodes = codes
         return codes
     }

@@ -15,19 +15,21 @@ public enum QRCodeRenderer {
     /// an all-upper-case URL goes into alphanumeric mode and needs a smaller version.
     ///
     /// Text containing NUL cannot pass through a C string and is rendered with `render(bytes:)` instead.
-    /// The corresponding C function is `QRcode_encodeString` (hint `QR_MODE_8`, case-sensitive).
+    /// The corresponding C function is `QRcode_encodeString` (hint `QR_MODE_8`, case-sensitive). With
+    /// `minimumVersion` (1 to 40), the code is at least that version (0: the smallest that fits).
     public static func render(
         _ text: String,
         moduleSize: Int = 8,
         quietZone: Int = 4,
-        correction: QRErrorCorrection = .high
+        correction: QRErrorCorrection = .high,
+        minimumVersion: Int = 0
     ) throws(QRCodeError) -> RenderedQRCode {
         if text.utf8.contains(0) {
             return try render(
                 bytes: Array(text.utf8), moduleSize: moduleSize, quietZone: quietZone, correction: correction)
         }
         try checkLayout(moduleSize: moduleSize, quietZone: quietZone)
-        let code = QRcode_encodeString(text, 0, correction.level, QR_MODE_8, 1)
+        let code = QRcode_encodeString(text, Int32(max(0, min(40, minimumVersion))), correction.level, QR_MODE_8, 1)
         return try draw(
             code, byteCount: text.utf8.count, moduleSize: moduleSize, quietZone: quietZone, correction: correction)
     }

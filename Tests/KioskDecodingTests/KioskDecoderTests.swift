@@ -143,30 +143,6 @@ import Testing
         #expect(decoder.passesTried == [.zxing(.full), .zbar(.resampled), .zxing(.resampled)])
     }
 
-    @Test func redrawnCodesHaveTheFunctionPatternsOfARealCode() {
-        // Every module CodeGrid draws as fixed is the module libqrencode drew, for versions 1 to 10.
-        for version in 1...10 {
-            let text = String(repeating: "A", count: max(1, version * version * 6))
-            guard let code = try? QRCodeRenderer.render(text, moduleSize: 1, quietZone: 0), code.version == version
-            else { continue }
-            let grid = CodeGrid(
-                dimension: code.moduleCount,
-                toFrame: Homography(
-                    from: [.zero, SIMD2(1, 0), SIMD2(0, 1), SIMD2(1, 1)],
-                    to: [.zero, SIMD2(1, 0), SIMD2(0, 1), SIMD2(1, 1)])!,
-                darkOnLight: true)
-            var fixed = 0
-            for row in 0..<code.moduleCount {
-                for column in 0..<code.moduleCount {
-                    guard let dark = grid.fixedModule(row, column) else { continue }
-                    fixed += 1
-                    #expect(dark == (code.image[column, row] < 128), "version \(version) row \(row) column \(column)")
-                }
-            }
-            #expect(fixed >= 3 * 64 + 2 * (code.moduleCount - 16))
-        }
-    }
-
     @Test func downscaledAndUpscaledCodesAreRead() {
         let small = TestScenes.place(Self.code.image, scale: 2.5, width: 320, height: 240)
         #expect(decoder.decode(small).map(\.payload) == [Self.payload])
