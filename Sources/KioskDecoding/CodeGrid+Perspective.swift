@@ -125,17 +125,26 @@ extension CodeGrid {
     /// other, at least 13 (a version 1 code's centres are 14 apart; a module's slack for the measuring).
     static func measuresAsOne(_ topLeft: Finder, _ topRight: Finder, _ bottomLeft: Finder, in frame: GrayFrame) -> Bool
     {
+        guard let apart = sidesApart(topLeft, topRight, bottomLeft, in: frame) else { return false }
+        return apart <= sidesAgree
+    }
+
+    /// How far apart (a fraction of the larger) the two sides' module counts are, each side's length over the
+    /// geometric mean of its ends' modules measured along it (`SideModules`); nil where a finder pattern's edges
+    /// are not clear or a side counts fewer than 13 modules.
+    static func sidesApart(_ topLeft: Finder, _ topRight: Finder, _ bottomLeft: Finder, in frame: GrayFrame) -> Double?
+    {
         let centres = [topLeft.centre, topRight.centre, bottomLeft.centre]
         let module = (topLeft.module + topRight.module + bottomLeft.module) / 3
         guard let modules = SideModules(centres, module: module, darkCentre: topLeft.darkCentre, in: frame) else {
-            return false
+            return nil
         }
         let (across, down) = (centres[1] - centres[0], centres[2] - centres[0])
         let acrossModules =
             (across * across).sum().squareRoot() / (modules.across.near * modules.across.far).squareRoot()
         let downModules = (down * down).sum().squareRoot() / (modules.down.near * modules.down.far).squareRoot()
-        return min(acrossModules, downModules) >= 13
-            && abs(acrossModules - downModules) <= sidesAgree * max(acrossModules, downModules)
+        guard min(acrossModules, downModules) >= 13 else { return nil }
+        return abs(acrossModules - downModules) / max(acrossModules, downModules)
     }
 
     /// How far apart the two sides' module counts may be (a tenth).
@@ -159,5 +168,82 @@ extension CodeGrid {
                 let d = toFrame(corner) - other.toFrame(corner)
                 return (d * d).sum() < 1e-4
             }
+    }
+}
+
+extension CodeGrid {
+    /// Triples of a code seen in strong perspective (a pass tilted far away from the camera: its near finder
+    /// pattern's modules up to `keystoneModules` times its far one's, which the gate's triples, of modules within
+    /// 2:1, never pair), in a frame of any number of marks, as top left, top right and bottom left, at most `limit`:
+    /// each of three marks of one polarity as the corner, at 35 to 145 degrees, sides up to `steepestSides`:1,
+    /// whose two sides count as many modules between the finder centres within `sidesAgree` (each side's length
+    /// over the geometric mean of its ends' modules as measured along it, `moduleAlong`), the closest first. The
+    /// gate's rough modules first keep the candidates within `keystoneSidesAgree` (at most `keystoneMeasured`);
+    /// each mark's module towards another is measured once.
+    static func keystoneTriples(_ finders: [Finder], in frame: GrayFrame, limit: Int) -> [(Finder, Finder, Finder)] {
+        let count = finders.count
+        guard count >= 3 else { return [] }
+        var candidates: [(score: Double, corner: Int, across: Int, down: Int)] = []
+        for i in 0..<(count - 2) {
+            for j in (i + 1)..<(count - 1) where keystoneAlike(finders[i], finders[j]) {
+                for k in (j + 1)..<count
+                where keystoneAlike(finders[i], finders[k]) && keystoneAlike(finders[j], finders[k]) {
+                    for (corner, p, q) in [(i, j, k), (j, i, k), (k, i, j)] {
+                        let (c, a, b) = (finders[corner], finders[p], finders[q])
+                        let (u, v) = (a.centre - c.centre, b.centre - c.centre)
+                        let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
+                        guard lu > 0, lv > 0, max(lu, lv) <= steepestSides * min(lu, lv),
+                            abs((u * v).sum()) <= steepestCosine * lu * lv
+                        else { continue }
+                        let across = lu / (c.module * a.module).squareRoot()
+                        let down = lv / (c.module * b.module).squareRoot()
+                        let apart = abs(across - down) / max(across, down)
+                        guard min(across, down) >= 13, max(across, down) <= 175, apart <= keystoneSidesAgree else {
+                            continue
+                        }
+                        // Rows run down the frame: the top right is the one turning clockwise to the bottom left.
+                        let clockwise = u.x * v.y - u.y * v.x > 0
+                        candidates.append((apart, corner, clockwise ? p : q, clockwise ? q : p))
+                    }
+                }
+            }
+        }
+        var measuredAlong: [Int: Double] = [:]
+        func module(_ from: Int, towards: Int) -> Double? {
+            let key = from * count + towards
+            if let known = measuredAlong[key] { return known > 0 ? known : nil }
+            let (a, b) = (finders[from], finders[towards])
+            let module = moduleAlong(
+                b.centre - a.centre, at: a.centre, module: (a.module + b.module) / 2, darkCentre: a.darkCentre,
+                in: frame)
+            measuredAlong[key] = module ?? 0
+            return module
+        }
+        func modules(_ from: Int, _ to: Int) -> Double? {
+            guard let near = module(from, towards: to), let far = module(to, towards: from) else { return nil }
+            let side = finders[to].centre - finders[from].centre
+            return (side * side).sum().squareRoot() / (near * far).squareRoot()
+        }
+        var measured: [(apart: Double, finders: (Finder, Finder, Finder))] = []
+        for candidate in candidates.sorted(by: { $0.score < $1.score }).prefix(keystoneMeasured) {
+            guard let across = modules(candidate.corner, candidate.across),
+                let down = modules(candidate.corner, candidate.down), min(across, down) >= 13
+            else { continue }
+            let apart = abs(across - down) / max(across, down)
+            guard apart <= sidesAgree else { continue }
+            measured.append((apart, (finders[candidate.corner], finders[candidate.across], finders[candidate.down])))
+        }
+        return measured.sorted { $0.apart < $1.apart }.prefix(limit).map(\.finders)
+    }
+
+    /// How much larger a strongly tilted code's near finder pattern's modules may be than its far one's.
+    static let keystoneModules = 3.5
+    /// How far apart two sides' module counts from the gate's rough modules may be (a third).
+    static let keystoneSidesAgree = 0.35
+    /// Candidates whose sides `keystoneTriples` measures at most (the closest first).
+    static let keystoneMeasured = 600
+
+    private static func keystoneAlike(_ a: Finder, _ b: Finder) -> Bool {
+        a.darkCentre == b.darkCentre && max(a.module, b.module) <= keystoneModules * min(a.module, b.module)
     }
 }

@@ -112,6 +112,10 @@ public final class KioskDecoder: FrameDecoder {
     /// finder patterns in view (aslant ones too) up to which they look for them.
     static let steepTriplesTried = 48
     static let findersForSteepTriples = 24
+    /// Triples of a code tilted far away (`CodeGrid.keystoneTriples`) the `resampled` passes try at most, and the
+    /// marks in view (aslant ones too) up to which they look for them (a version 10 pass shows about 30 of its own).
+    static let keystoneTriplesTried = 4
+    static let findersForKeystoneTriples = 40
 
     /// Finder patterns the gate looks for at most (a frame of many codes needs no more to go on).
     static let findersLooked = 64
@@ -272,15 +276,16 @@ struct PassImages {
             + CodeGrid.completed(upright, in: frame, limit: KioskDecoder.triplesCompleted)).map { ($0, false) }
             + steep.map { ($0, true) }
         var grids: [(best: CodeGrid, timing: Double, fits: [CodeGrid])] = []
-        for (triple, isSteep) in candidates where grids.count < KioskDecoder.gridsTried {
+        func consider(_ triple: (Finder, Finder, Finder), inPerspective: Bool) {
             guard
                 let grid = CodeGrid.grid(
-                    topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: isSteep, in: frame)
-            else { continue }
+                    topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: inPerspective,
+                    in: frame)
+            else { return }
             // The affine grid too, first, where the one chosen is in perspective: a curved code's finder patterns
             // differ in width as a slanted one's do, and its data lies nearer the affine grid.
             let affine =
-                isSteep
+                inPerspective
                 ? CodeGrid.grid(
                     topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, inPerspective: false, in: frame) : nil
             let fits = affine.map { $0.isSame(as: grid) ? [grid] : [$0, grid] } ?? [grid]
@@ -289,9 +294,21 @@ struct PassImages {
             // timing patterns show better.
             if let same = grids.firstIndex(where: { grid.overlaps($0.best) }) {
                 if timing > grids[same].timing { grids[same] = (grid, timing, fits) }
-                continue
+                return
             }
             grids.append((grid, timing, fits))
+        }
+        for (triple, isSteep) in candidates where grids.count < KioskDecoder.gridsTried {
+            consider(triple, inPerspective: isSteep)
+        }
+        // Last, in a frame of any number of marks, a code tilted far away (its near finder pattern's modules over
+        // twice its far one's, which no triple above pairs): three marks whose sides, measured along them, count as
+        // many modules (`CodeGrid.keystoneTriples`).
+        if grids.count < KioskDecoder.gridsTried, seen.count <= KioskDecoder.findersForKeystoneTriples {
+            for triple in CodeGrid.keystoneTriples(seen, in: frame, limit: KioskDecoder.keystoneTriplesTried)
+            where grids.count < KioskDecoder.gridsTried {
+                consider(triple, inPerspective: true)
+            }
         }
         let codes = grids.map { code in code.fits.compactMap { grid in grid.mendedCode(in: frame).map { (grid, $0) } } }
         redrawnCodes = codes

@@ -17,29 +17,8 @@ import Testing
     /// 1.8 times the other, at about 50 degrees.
     static let corners: [SIMD2<Double>] = [SIMD2(320, 140), SIMD2(368, 301), SIMD2(271, 220), SIMD2(307, 359)]
 
-    /// The code drawn through that perspective on a light wall, each pixel the mean of 4×4 samples (a lens's
-    /// blur at module edges), with sensor-like noise.
-    static let scene: GrayFrame = {
-        let n = Double(code.moduleCount)
-        let toCode = Homography(from: corners, to: [.zero, SIMD2(n, 0), SIMD2(0, n), SIMD2(n, n)])!
-        var frame = GrayFrame(width: 640, height: 480, fill: 205)
-        var state: UInt64 = 7
-        for y in 0..<480 {
-            for x in 0..<640 {
-                var sum = 0.0
-                for sub in 0..<16 {
-                    let point = toCode(
-                        SIMD2(Double(x) + (Double(sub % 4) + 0.5) / 4, Double(y) + (Double(sub / 4) + 0.5) / 4))
-                    let (column, row) = (Int(point.x.rounded(.down)), Int(point.y.rounded(.down)))
-                    let inside = point.x >= 0 && point.y >= 0 && column < code.moduleCount && row < code.moduleCount
-                    sum += inside && code.image[column, row] < 128 ? 35 : 205
-                }
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                frame[x, y] = TestScenes.pixel(sum / 16 + Double(Int(state >> 62) - 2))
-            }
-        }
-        return frame
-    }()
+    /// The code drawn through that perspective on a light wall (`TestScenes.drawn`).
+    static let scene = TestScenes.drawn(code.image, at: corners, width: 640, height: 480)
 
     @Test func theCodeIsAsSteepAsThePhotos() {
         #expect(Self.code.version == 2)

@@ -1,5 +1,7 @@
 import KioskCore
 
+@testable import KioskDecoding
+
 /// Simple, deterministic picture transforms for decoder tests.
 enum TestScenes {
     /// `image` scaled by `scale` (nearest neighbour) and centred in a `width`×`height` frame of `fill`;
@@ -37,6 +39,31 @@ enum TestScenes {
             return UInt8(truncatingIfNeeded: state >> 33)
         }
         return GrayFrame(width: width, height: height, pixels: pixels)
+    }
+
+    /// `code` (one pixel per module, no quiet zone) drawn through perspective with its four corners (top left, top
+    /// right, bottom left, bottom right) at `corners` on a light wall, each pixel the mean of 4×4 samples (a lens's
+    /// blur at module edges), with sensor-like noise.
+    static func drawn(_ code: GrayFrame, at corners: [SIMD2<Double>], width: Int, height: Int) -> GrayFrame {
+        let n = Double(code.width)
+        let toCode = Homography(from: corners, to: [.zero, SIMD2(n, 0), SIMD2(0, n), SIMD2(n, n)])!
+        var frame = GrayFrame(width: width, height: height, fill: 205)
+        var state: UInt64 = 7
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = 0.0
+                for sub in 0..<16 {
+                    let point = toCode(
+                        SIMD2(Double(x) + (Double(sub % 4) + 0.5) / 4, Double(y) + (Double(sub / 4) + 0.5) / 4))
+                    let (column, row) = (Int(point.x.rounded(.down)), Int(point.y.rounded(.down)))
+                    let inside = point.x >= 0 && point.y >= 0 && column < code.width && row < code.height
+                    sum += inside && code[column, row] < 128 ? 35 : 205
+                }
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                frame[x, y] = pixel(sum / 16 + Double(Int(state >> 62) - 2))
+            }
+        }
+        return frame
     }
 
     /// `value` clamped into a pixel.
