@@ -8,16 +8,18 @@
 /// read its text.
 extension CodeGrid {
     /// Check codewords an erasure decoding leaves unspent, so that a block damaged beyond mending is not taken for
-    /// another codeword (a random word passes with a chance of 256^-spare for each try).
-    static let spareWithErasures = 2
+    /// another codeword: a word beyond mending passes a try of e errors with about C(n, e) / 256^(e + spare), and a
+    /// block gets up to 14 tries on each of 4 thresholds; with 3 spare that is about one grid in a million (with 2,
+    /// one in five thousand, which would be a wrong payload on someone's damaged pass).
+    static let spareWithErasures = 3
 
     /// The code's modules (row by row, true dark) mended by its error correction from `greys` against each of
     /// `thresholds` in turn (`thresholds(of:)`), or nil when the format information is not found within three
     /// bits of a valid one or a block cannot be mended.
     func mended(from greys: [Double], thresholds: [[Double]]) -> [Bool]? {
-        guard let layout = QRSymbolLayout(version: (dimension - 17) / 4), layout.dimension == dimension,
-            greys.count == dimension * dimension
-        else { return nil }
+        guard let layout = QRSymbolLayout.of(dimension: dimension), greys.count == dimension * dimension else {
+            return nil
+        }
         for threshold in thresholds where threshold.count == greys.count {
             // How dark each module is in the code's colours: above 0 dark, and the farther the surer.
             let darkness = greys.indices.map { darkOnLight ? threshold[$0] - greys[$0] : greys[$0] - threshold[$0] }
@@ -33,15 +35,12 @@ extension CodeGrid {
             modules.enumerated().reduce(0) { $0 | (darkness[$1.element] > 0 ? 1 << $1.offset : 0) }
         }
         let read = [word(first), word(second)]
-        var format: (distance: Int, level: QRSymbolLayout.Level, mask: Int)?
-        for level in QRSymbolLayout.Level.allCases {
-            for mask in 0..<8 {
-                let valid = QRSymbolLayout.formatWord(level, mask: mask)
-                let distance = read.map { ($0 ^ valid).nonzeroBitCount }.min() ?? 15
-                if distance < format?.distance ?? 4 { format = (distance, level, mask) }
-            }
+        var format: (distance: Int, level: QRSymbolLayout.Level, mask: Int, word: Int)?
+        for valid in QRSymbolLayout.formatWords {
+            let distance = read.map { ($0 ^ valid.word).nonzeroBitCount }.min() ?? 15
+            if distance < format?.distance ?? 4 { format = (distance, valid.level, valid.mask, valid.word) }
         }
-        guard let (_, level, mask) = format else { return nil }
+        guard let (_, level, mask, formatWord) = format else { return nil }
         let count = layout.codewordCount
         var codewords = [UInt8](repeating: 0, count: count)
         var sureness = [Double](repeating: .infinity, count: count)
@@ -62,7 +61,7 @@ extension CodeGrid {
             else { return nil }
             for (i, index) in block.enumerated() { mended[index] = fixed[i] }
         }
-        return layout.drawn(format: QRSymbolLayout.formatWord(level, mask: mask), codewords: mended, mask: mask)
+        return layout.drawn(format: formatWord, codewords: mended, mask: mask)
     }
 
     /// One block mended: with errors only, as the engines do, then with the least sure codewords erased, as many

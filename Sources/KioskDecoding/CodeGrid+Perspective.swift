@@ -27,6 +27,24 @@ extension CodeGrid {
             across = (a0, a1)
             down = (d0, d1)
         }
+
+        /// The modules between the finder centres along each side: its length over the geometric mean of its two
+        /// ends' modules (exact for a side seen in perspective).
+        func counts(_ centres: [SIMD2<Double>]) -> (across: Double, down: Double) {
+            let (a, d) = (centres[1] - centres[0], centres[2] - centres[0])
+            return (
+                (a * a).sum().squareRoot() / (across.near * across.far).squareRoot(),
+                (d * d).sum().squareRoot() / (down.near * down.far).squareRoot()
+            )
+        }
+
+        /// How far apart the two sides' module counts are, a fraction of the larger; nil when a side counts fewer
+        /// than 13 (a version 1 code's centres are 14 apart; a module's slack for the measuring).
+        func apart(_ centres: [SIMD2<Double>]) -> Double? {
+            let (across, down) = counts(centres)
+            guard min(across, down) >= 13 else { return nil }
+            return abs(across - down) / max(across, down)
+        }
     }
 
     /// The homography of a code of `dimension` modules whose finder centres are `centres` (top left, top right,
@@ -136,15 +154,7 @@ extension CodeGrid {
     {
         let centres = [topLeft.centre, topRight.centre, bottomLeft.centre]
         let module = (topLeft.module + topRight.module + bottomLeft.module) / 3
-        guard let modules = SideModules(centres, module: module, darkCentre: topLeft.darkCentre, in: frame) else {
-            return nil
-        }
-        let (across, down) = (centres[1] - centres[0], centres[2] - centres[0])
-        let acrossModules =
-            (across * across).sum().squareRoot() / (modules.across.near * modules.across.far).squareRoot()
-        let downModules = (down * down).sum().squareRoot() / (modules.down.near * modules.down.far).squareRoot()
-        guard min(acrossModules, downModules) >= 13 else { return nil }
-        return abs(acrossModules - downModules) / max(acrossModules, downModules)
+        return SideModules(centres, module: module, darkCentre: topLeft.darkCentre, in: frame)?.apart(centres)
     }
 
     /// How far apart the two sides' module counts may be (a tenth).
@@ -174,7 +184,8 @@ extension CodeGrid {
 extension CodeGrid {
     /// Triples of a code seen in strong perspective (a pass tilted far away from the camera: its near finder
     /// pattern's modules up to `keystoneModules` times its far one's, which the gate's triples, of modules within
-    /// 2:1, never pair), in a frame of any number of marks, as top left, top right and bottom left, at most `limit`:
+    /// 2:1, never pair), among marks however many (the decoder asks in frames of up to
+    /// `KioskDecoder.findersForKeystoneTriples`), as top left, top right and bottom left, at most `limit`:
     /// each of three marks of one polarity as the corner, at 35 to 145 degrees, sides up to `steepestSides`:1,
     /// whose two sides count as many modules between the finder centres within `sidesAgree` (each side's length
     /// over the geometric mean of its ends' modules as measured along it, `moduleAlong`), the closest first. The
@@ -219,19 +230,16 @@ extension CodeGrid {
             measuredAlong[key] = module ?? 0
             return module
         }
-        func modules(_ from: Int, _ to: Int) -> Double? {
-            guard let near = module(from, towards: to), let far = module(to, towards: from) else { return nil }
-            let side = finders[to].centre - finders[from].centre
-            return (side * side).sum().squareRoot() / (near * far).squareRoot()
-        }
         var measured: [(apart: Double, finders: (Finder, Finder, Finder))] = []
         for candidate in candidates.sorted(by: { $0.score < $1.score }).prefix(keystoneMeasured) {
-            guard let across = modules(candidate.corner, candidate.across),
-                let down = modules(candidate.corner, candidate.down), min(across, down) >= 13
+            let (corner, across, down) = (candidate.corner, candidate.across, candidate.down)
+            guard let acrossNear = module(corner, towards: across), let acrossFar = module(across, towards: corner),
+                let downNear = module(corner, towards: down), let downFar = module(down, towards: corner),
+                let apart = SideModules(across: (acrossNear, acrossFar), down: (downNear, downFar))
+                    .apart([finders[corner].centre, finders[across].centre, finders[down].centre]),
+                apart <= sidesAgree
             else { continue }
-            let apart = abs(across - down) / max(across, down)
-            guard apart <= sidesAgree else { continue }
-            measured.append((apart, (finders[candidate.corner], finders[candidate.across], finders[candidate.down])))
+            measured.append((apart, (finders[corner], finders[across], finders[down])))
         }
         return measured.sorted { $0.apart < $1.apart }.prefix(limit).map(\.finders)
     }

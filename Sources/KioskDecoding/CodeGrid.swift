@@ -166,9 +166,8 @@ struct CodeGrid {
         let fromGate = version(modulesBetween: (lengthAcross + lengthDown) / 2 / module)
         let fromWidths =
             modules.map {
-                version(
-                    modulesBetween: (lengthAcross / ($0.across.near * $0.across.far).squareRoot()
-                        + lengthDown / ($0.down.near * $0.down.far).squareRoot()) / 2)
+                let counts = $0.counts(centres)
+                return version(modulesBetween: (counts.across + counts.down) / 2)
             } ?? fromGate
         let versions = (min(fromGate, fromWidths) - 3)...(max(fromGate, fromWidths) + 3)
         guard
@@ -302,6 +301,9 @@ struct CodeGrid {
         (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1),
     ]
 
+    /// Where in a module `greys` samples it: its centre and four points a fifth of a module from it.
+    private static let samplesInModule = [SIMD2(0.0, 0), SIMD2(-0.2, 0), SIMD2(0.2, 0), SIMD2(0, -0.2), SIMD2(0, 0.2)]
+
     /// Each module's grey at its centre (the mean of five points a fifth of a module apart), row by row.
     func greys(in frame: GrayFrame) -> [Double] {
         var greys: [Double] = []
@@ -310,7 +312,7 @@ struct CodeGrid {
             for column in 0..<dimension {
                 let centre = SIMD2(Double(column) + 0.5, Double(row) + 0.5)
                 var sum = 0.0
-                for offset in [SIMD2(0, 0), SIMD2(-0.2, 0), SIMD2(0.2, 0), SIMD2(0, -0.2), SIMD2(0, 0.2)] {
+                for offset in Self.samplesInModule {
                     sum += frame.bilinear(at: toFrame(centre + offset))
                 }
                 greys.append(sum / 5)

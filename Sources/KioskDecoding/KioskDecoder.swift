@@ -169,20 +169,20 @@ public final class KioskDecoder: FrameDecoder {
             }
         }
         if pass.image == .resampled {
-            var redrawnRead: [Sighting] = []
+            var mendedRead: [Sighting] = []
             for grids in images.resampled(outside: besides) {
                 guard let first = grids.first,
-                    !(besides + redrawnRead).contains(where: { $0.covers(first.grid.finderCentres[0]) })
+                    !(besides + mendedRead).contains(where: { $0.covers(first.grid.finderCentres[0]) })
                 else { continue }
                 for (grid, image) in grids {
                     let sightings = read(image)
                     if !sightings.isEmpty {
-                        redrawnRead += sightings.map(grid.onFrame)
+                        mendedRead += sightings.map(grid.onFrame)
                         break
                     }
                 }
             }
-            return redrawnRead
+            return mendedRead
         }
         var attempt = 0
         while let image = images.input(for: pass.image, attempt: attempt) {
@@ -213,7 +213,7 @@ struct PassImages {
     let isPreScaled: Bool
     private var halfImage: GrayFrame??
     private var foundFinders: [Finder]?
-    private var redrawnCodes: [[(grid: CodeGrid, image: GrayFrame)]]?
+    private var mendedCodes: [[(grid: CodeGrid, image: GrayFrame)]]?
 
     init(source: GrayFrame, maxSide: Int) {
         let factor = ImagePreprocessing.factorToFit(source, maxSide: maxSide)
@@ -259,7 +259,7 @@ struct PassImages {
     /// (`CodeGrid.mendedCode`; none where the code cannot be mended), in the order to try them. Made once per
     /// decode, by the first `resampled` pass.
     mutating func resampled(outside read: [Sighting] = []) -> [[(grid: CodeGrid, image: GrayFrame)]] {
-        if let redrawnCodes { return redrawnCodes }
+        if let mendedCodes { return mendedCodes }
         let frame = working
         let seen = allFinders().filter { finder in !read.contains { $0.covers(finder.centre) } }
         // The gate's own marks placed as a code's corners first; then, in a frame of few marks, any three however
@@ -311,7 +311,7 @@ struct PassImages {
             }
         }
         let codes = grids.map { code in code.fits.compactMap { grid in grid.mendedCode(in: frame).map { (grid, $0) } } }
-        redrawnCodes = codes
+        mendedCodes = codes
         return codes
     }
 

@@ -18,6 +18,16 @@ struct QRSymbolLayout {
     /// significant bit first), then the remainder bits.
     let dataModules: [Int]
 
+    /// The layouts of versions 1 to 40, made once: a grid's code is mended on every frame that reaches the last
+    /// passes, and a layout is the same for every code of its version.
+    static let all: [QRSymbolLayout] = (1...40).compactMap { QRSymbolLayout(version: $0) }
+
+    /// The layout of `dimension` modules a side (17 + 4 × version), from `all`; nil for any other.
+    static func of(dimension: Int) -> QRSymbolLayout? {
+        guard dimension >= 21, (dimension - 17) % 4 == 0, dimension <= 177 else { return nil }
+        return all[(dimension - 17) / 4 - 1]
+    }
+
     /// The layout of `version` (1 to 40).
     init?(version: Int) {
         guard (1...40).contains(version) else { return nil }
@@ -87,6 +97,11 @@ struct QRSymbolLayout {
         var second = (0...7).map { 8 * d + d - 1 - $0 }
         second += (8...14).map { (d - 15 + $0) * d + 8 }
         return (first, second)
+    }
+
+    /// The 32 valid words of format information: each level with each mask (`formatWord`).
+    static let formatWords: [(level: Level, mask: Int, word: Int)] = Level.allCases.flatMap { level in
+        (0..<8).map { (level, $0, formatWord(level, mask: $0)) }
     }
 
     /// The 15 bits of format information for `level` and `mask` (BCH (15, 5), then XORed with 101010000010010).

@@ -73,6 +73,10 @@ import Testing
     @Test(arguments: 1...40)
     func theLayoutOfEveryVersionIsLibqrencodes(version: Int) throws {
         let layout = try #require(QRSymbolLayout(version: version))
+        // The decoder's cached layout for the dimension is this version's; the 32 format words are distinct.
+        #expect(QRSymbolLayout.of(dimension: layout.dimension)?.version == version)
+        #expect(QRSymbolLayout.of(dimension: layout.dimension + 1) == nil)
+        #expect(Set(QRSymbolLayout.formatWords.map(\.word)).count == 32)
         // Every module but the function patterns' holds a codeword's bit or one of the 0 to 7 remainder bits.
         #expect(layout.dataModules.count - layout.codewordCount * 8 < 8)
         #expect(Set(layout.dataModules).count == layout.dataModules.count)
