@@ -11,12 +11,14 @@
 #                    payload (.webp images are converted to PNG with Debian's dwebp, package webp).
 #   ZXING            github.com/zxing/zxing: core/src/test/resources/blackbox/qrcode-*/, each image with a .txt.
 # OUT_DIR gets the images (copied, never committed) and manifest.tsv: one line per image,
-#   set <TAB> category <TAB> image path under OUT_DIR <TAB> expected
+#   set <TAB> category <TAB> image path under OUT_DIR <TAB> expected [<TAB> places]
 # where expected is the comma-separated lowercase hex of each code's payload as its .txt holds it, ? for a code
-# whose payload the set does not give (BoofCV), and empty for an image with no code.
+# whose payload the set does not give (BoofCV), and empty for an image with no code; places (BoofCV) is each
+# code's four labelled corners in the photo's pixels (x y, eight numbers), codes separated by ";", in the order of
+# expected: the benchmark counts a code read where its centre lies in one (two codes of one payload are two).
 set -euo pipefail
 if [ $# -ne 4 ]; then
-  sed -n 2,16p "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n 2,18p "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 vectors=$1 zxingcpp=$2 zxing=$3 out=$4
@@ -53,8 +55,11 @@ def place(src, set_name, category, name):
         shutil.copyfile(src, dest)
     return os.path.relpath(dest, out)
 
-def add(set_name, category, path, expected):
-    lines.append(f"{set_name}\t{category}\t{path}\t{','.join(expected)}")
+def add(set_name, category, path, expected, places=None):
+    line = f"{set_name}\t{category}\t{path}\t{','.join(expected)}"
+    if places:
+        line += "\t" + ";".join(" ".join(numbers) for numbers in places)
+    lines.append(line)
     counts[(set_name, category, "images")] += 1
     counts[(set_name, category, "codes")] += len(expected)
 
@@ -78,13 +83,13 @@ def boofcv(root):
                 codes = [r for r in rows[1:] if len(r) == 8]
                 bad = len(codes) != len(rows) - 1
             else:
-                codes = rows[::4]
+                codes = [sum(rows[i:i + 4], []) for i in range(0, len(rows), 4)]
                 bad = len(rows) % 4 != 0 or any(len(r) != 2 for r in rows)
             if bad or not codes:
                 skipped["boofcv label of neither corner format"] += 1
                 continue
             add("boofcv", category, place(os.path.join(folder, name), "boofcv", category, name),
-                ["?"] * len(codes))
+                ["?"] * len(codes), codes)
 
 def samples(root, sub, set_name):
     base = os.path.join(root, sub)

@@ -4,10 +4,14 @@ public struct DecodedCode: Equatable, Sendable {
     public var payload: [UInt8]
     /// Which decoding pass found it (for benchmarks and logs), e.g. "full", "half", "normalized".
     public var foundBy: String
+    /// Where the code is: its corners (or the outline the engine gave) in the frame's pixels; empty where the
+    /// decoder does not say.
+    public var corners: [SIMD2<Double>]
 
-    public init(payload: [UInt8], foundBy: String) {
+    public init(payload: [UInt8], foundBy: String, corners: [SIMD2<Double>] = []) {
         self.payload = payload
         self.foundBy = foundBy
+        self.corners = corners
     }
 
     public var text: String { String(decoding: payload, as: UTF8.self) }

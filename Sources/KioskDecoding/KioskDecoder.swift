@@ -28,8 +28,9 @@ import KioskCore
 /// only, which keep a grid only where its own timing patterns show. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
 /// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
-/// Both engines report only codes whose error correction succeeded, and results are deduplicated by payload,
-/// so two engines never give one code twice. Without a gate the first pass that reads anything is the answer;
+/// Both engines report only codes whose error correction succeeded, and a code read again (the same payload where
+/// one was read, `Sighting.isSameCode`) is kept once, so two engines never give one code twice; one payload at two
+/// places is two codes for `everyCode`, one for `decode` (a door gives one verdict per pass). Without a gate the first pass that reads anything is the answer;
 /// with one, the cascade goes on after a read only on evidence of another code outside every code read so far
 /// (a photo, two guests' phones): three finder patterns placed as a code's corners
 /// (`FinderPatternGate.formACode`), or two with a code's timing patterns between them, the gate's own evidence
@@ -49,7 +50,15 @@ public final class KioskDecoder: FrameDecoder {
         self.settings = settings
     }
 
+    /// The codes in `frame`, one per payload (a door gives one verdict per pass, however many copies of it are in
+    /// view), each with where it was first seen.
     public func decode(_ frame: GrayFrame) -> [DecodedCode] {
+        Self.onePerPayload(everyCode(in: frame))
+    }
+
+    /// Every code in `frame`, each once with where it is: two codes of one payload at two places are two (as zbarimg
+    /// and zxing-cpp report them; `kioskctl decode`, benchmarks that count codes by place). The door uses `decode`.
+    public func everyCode(in frame: GrayFrame) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         var found: [(sighting: Sighting, pass: String)] = []
         var gridsOnly = false
@@ -81,7 +90,7 @@ public final class KioskDecoder: FrameDecoder {
             if gridsOnly, pass.image != .resampled { continue }
             passesTried.append(pass)
             let sightings = run(pass, on: &images, besides: found.map(\.sighting))
-            for sighting in sightings where !found.contains(where: { $0.sighting.payload == sighting.payload }) {
+            for sighting in sightings where !found.contains(where: { $0.sighting.isSameCode(as: sighting) }) {
                 found.append((sighting, pass.description))
             }
             guard !sightings.isEmpty else { continue }
@@ -95,7 +104,11 @@ public final class KioskDecoder: FrameDecoder {
         if found.isEmpty, images.isPreScaled {
             return Self.unique(zbar.sightings(frame), foundBy: "zbar:unscaled")
         }
-        return found.map { DecodedCode(payload: $0.sighting.payload, foundBy: $0.pass) }
+        // Sightings are in the working frame's pixels; codes are reported in the frame's.
+        let factor = Double(frame.width) / Double(max(images.working.width, 1))
+        return found.map {
+            DecodedCode(payload: $0.sighting.payload, foundBy: $0.pass, corners: $0.sighting.scaled(by: factor).corners)
+        }
     }
 
     /// Frames of at most this many pixels (320×240) go past the gate on finder-like marks alone: the whole cascade
@@ -125,7 +138,7 @@ public final class KioskDecoder: FrameDecoder {
     /// under the camera that only a later pass reads is read); without one, the first pass only.
     public func decodeQuickly(_ frame: GrayFrame) -> [DecodedCode] {
         if settings.gatedFrom != nil { return decode(frame) }
-        return decode(frame, pass: settings.passes.first ?? .zbar(.full))
+        return Self.onePerPayload(decode(frame, pass: settings.passes.first ?? .zbar(.full)))
     }
 
     /// A code's payload as text, for people (`kioskctl decode`), as zxing-cpp renders it: a payload of ASCII
@@ -147,7 +160,8 @@ public final class KioskDecoder: FrameDecoder {
     /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.
     public func decode(_ frame: GrayFrame, pass: DecoderSettings.Pass) -> [DecodedCode] {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
-        return Self.unique(run(pass, on: &images), foundBy: pass.description)
+        let factor = Double(frame.width) / Double(max(images.working.width, 1))
+        return Self.unique(run(pass, on: &images).map { $0.scaled(by: factor) }, foundBy: pass.description)
     }
 
     /// The images the engine is given for `pass` (after the `maxSide` pre-scale), in the order it is given them.
@@ -196,11 +210,16 @@ public final class KioskDecoder: FrameDecoder {
         return []
     }
 
+    private static func onePerPayload(_ codes: [DecodedCode]) -> [DecodedCode] {
+        var payloads = Set<[UInt8]>()
+        return codes.filter { payloads.insert($0.payload).inserted }
+    }
+
+    /// Each code once (one engine may report a code twice, on two of its own scales), with where it is.
     private static func unique(_ sightings: [Sighting], foundBy pass: String) -> [DecodedCode] {
-        var seen = Set<[UInt8]>()
-        return sightings.filter { seen.insert($0.payload).inserted }.map {
-            DecodedCode(payload: $0.payload, foundBy: pass)
-        }
+        var kept: [Sighting] = []
+        for sighting in sightings where !kept.contains(where: { $0.isSameCode(as: sighting) }) { kept.append(sighting) }
+        return kept.map { DecodedCode(payload: $0.payload, foundBy: pass, corners: $0.corners) }
     }
 }
 

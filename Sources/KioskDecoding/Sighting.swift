@@ -20,6 +20,18 @@ public struct Sighting: Equatable, Sendable {
         factor == 1 ? self : Sighting(payload: payload, corners: corners.map { $0 * factor }, text: text)
     }
 
+    /// The mean of its corners.
+    public var centre: SIMD2<Double> {
+        corners.isEmpty ? .zero : corners.reduce(.zero, +) / Double(corners.count)
+    }
+
+    /// Whether `other` is this code seen again (by another pass, or another engine): the same payload, and one's
+    /// centre within the other's box (`covers`). One payload at two places is two codes (a pass printed twice on a
+    /// sheet, two guests' copies of one ticket).
+    public func isSameCode(as other: Sighting) -> Bool {
+        payload == other.payload && (covers(other.centre) || other.covers(centre))
+    }
+
     /// Whether `point` lies within the symbol's bounding box, grown by a fifth of its size on each side (the
     /// finder patterns sit at the corners; the box of a turned symbol holds some of its surroundings too).
     public func covers(_ point: SIMD2<Double>) -> Bool {

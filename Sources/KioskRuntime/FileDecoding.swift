@@ -29,7 +29,7 @@ public enum FileDecoding {
                 outcome.errors.append("\(error)")
                 continue
             }
-            for code in decoder.decode(frame) {
+            for code in decoder.everyCode(in: frame) {
                 found = true
                 let prefix = files.count > 1 ? "\(file):QR-Code:" : "QR-Code:"
                 outcome.lineBytes.append(Array((prefix + decoder.text(of: code.payload, in: frame)).utf8))

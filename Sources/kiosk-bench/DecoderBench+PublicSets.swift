@@ -17,6 +17,8 @@ struct PublicSetBench {
         var path: String
         /// nil: a code whose payload the set does not give.
         var expected: [[UInt8]?]
+        /// Each code's corners in the photo's pixels, where the set labels them (BoofCV); else empty.
+        var places: [[SIMD2<Double>]] = []
     }
 
     let folder: String
@@ -43,15 +45,18 @@ struct PublicSetBench {
                 photo, by: ImagePreprocessing.factorToFit(photo, maxSide: Self.maxSide))
             var line = [entry.set, entry.category, entry.path, String(entry.expected.count)]
             var kioskPayloads: [[UInt8]] = []
+            // The labelled corners in the frame's pixels (the photo box-scaled by a whole factor).
+            let scale = Double(frame.width) / Double(max(photo.width, 1))
+            let places = entry.places.map { $0.map { $0 * scale } }
             for name in BenchEngines.Name.allCases {
-                var found: [[UInt8]] = []
-                let ms = Stopwatch.milliseconds { found = engines.read(name, frame) }
+                var found: [DecodedCode] = []
+                let ms = Stopwatch.milliseconds { found = engines.codes(name, frame) }
                 tallies[entry.set, default: [:]][entry.category, default: [:]][name, default: ReadTally()].add(
-                    expected: entry.expected, found: found, ms: ms)
+                    expected: entry.expected, places: places, found: found, ms: ms)
                 var alone = ReadTally()
-                alone.add(expected: entry.expected, found: found, ms: ms)
+                alone.add(expected: entry.expected, places: places, found: found, ms: ms)
                 line.append(String(alone.read))
-                if name == .kiosk { kioskPayloads = found }
+                if name == .kiosk { kioskPayloads = found.map(\.payload) }
             }
             line.append(kioskPayloads.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: ","))
             line.append(String(engines.kiosk.passesTried.count))
@@ -103,6 +108,13 @@ struct PublicSetBench {
                         "category", "images", "codes", "kiosk decoder", "zbar alone", "zxing-cpp alone", "ms kiosk",
                         "ms zbar", "ms zxing", "wrong k/z/x", "reads on no-code k/z/x",
                     ], rows))
+            if set == "boofcv", let kiosk = door[.kiosk], let zbar = door[.zbar], let zxing = door[.zxing] {
+                print(
+                    "\nBoofCV codes are counted by place (each labelled code read once, as BoofCV counts; two codes of "
+                        + "one payload are two). Counted by distinct payload, as before: door categories kiosk "
+                        + "\(kiosk.readByPayload), zbar \(zbar.readByPayload), zxing-cpp \(zxing.readByPayload) of "
+                        + "\(kiosk.codes).")
+            }
             print()
         }
         if unreadable > 0 { print("(\(unreadable) images could not be read and were left out)\n") }
@@ -140,8 +152,18 @@ struct PublicSetBench {
             let codes: [[UInt8]?] =
                 expected.isEmpty
                 ? [] : expected.split(separator: ",", omittingEmptySubsequences: false).map { hex($0) }
-            return Entry(set: fields[0], category: fields[1], path: fields[2], expected: codes)
+            // Fifth field: each code's corners (8 numbers: x y of 4 corners), codes separated by ";".
+            let places = fields.count > 4 ? fields[4].split(separator: ";").map(corners) : []
+            return Entry(
+                set: fields[0], category: fields[1], path: fields[2], expected: codes,
+                places: places.count == codes.count && places.allSatisfy({ $0.count == 4 }) ? places : [])
         }
+    }
+
+    /// "x y x y ..." to points.
+    static func corners(_ text: Substring) -> [SIMD2<Double>] {
+        let numbers = text.split(separator: " ").compactMap { Double($0) }
+        return stride(from: 0, to: numbers.count - 1, by: 2).map { SIMD2(numbers[$0], numbers[$0 + 1]) }
     }
 
     /// Lowercase hex to bytes; `?` (or anything not hex) is a code of unknown payload.

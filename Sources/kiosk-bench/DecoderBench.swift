@@ -80,6 +80,16 @@ struct BenchEngines {
         }
     }
 
+    /// Every code `name` reads in `frame`, with where it is: one payload at two places is two codes.
+    func codes(_ name: Name, _ frame: GrayFrame) -> [DecodedCode] {
+        switch name {
+        case .kiosk: kiosk.everyCode(in: frame)
+        case .zbar: zbar.sightings(frame).map { DecodedCode(payload: $0.payload, foundBy: "zbar", corners: $0.corners) }
+        case .zxing:
+            zxing.sightings(frame).map { DecodedCode(payload: $0.payload, foundBy: "zxing", corners: $0.corners) }
+        }
+    }
+
     /// The passes to show alone: every engine on every image.
     static var allPasses: [DecoderSettings.Pass] {
         DecoderSettings.Engine.allCases.flatMap { engine in DecoderSettings.Image.allCases.map { .init(engine, $0) } }
@@ -93,10 +103,60 @@ struct ReadTally {
     var read = 0
     var wrong = 0
     var onNoCode = 0
+    /// Codes read counted as before session 29, by distinct payload (two codes of one payload count once).
+    var readByPayload = 0
     var milliseconds: [Double] = []
+
+    /// Counts one image whose codes' places are known (`places[i]`: the corners of the code of `expected[i]`, in the
+    /// frame's pixels): each code read counts for the labelled code its centre lies in, once, as BoofCV's own
+    /// benchmark counts (two codes of one payload are two); a read in no labelled code, or of another payload
+    /// than the one labelled there, is wrong.
+    mutating func add(expected: [[UInt8]?], places: [[SIMD2<Double>]], found: [DecodedCode], ms: Double) {
+        guard places.count == expected.count, !places.isEmpty else {
+            add(expected: expected, found: found.map(\.payload), ms: ms)
+            return
+        }
+        var byPayload = ReadTally()
+        byPayload.add(expected: expected, found: found.map(\.payload), ms: ms)
+        readByPayload += byPayload.read
+        images += 1
+        codes += expected.count
+        milliseconds.append(ms)
+        var readAt: [Int: [UInt8]] = [:]
+        for code in found {
+            let centre =
+                code.corners.isEmpty
+                ? SIMD2<Double>(-1, -1) : code.corners.reduce(.zero, +) / Double(code.corners.count)
+            guard let index = places.indices.first(where: { Self.inside(centre, places[$0]) }) else {
+                wrong += 1
+                continue
+            }
+            if let before = readAt[index] {
+                if before != code.payload { wrong += 1 }
+                continue
+            }
+            if let payload = expected[index], !Self.matches(code.payload, payload) {
+                wrong += 1
+                continue
+            }
+            readAt[index] = code.payload
+            read += 1
+        }
+    }
+
+    /// Whether `point` lies inside the polygon `corners` (crossings of a ray to the right).
+    static func inside(_ point: SIMD2<Double>, _ corners: [SIMD2<Double>]) -> Bool {
+        var crossings = 0
+        for (a, b) in zip(corners, corners.dropFirst() + corners.prefix(1)) where (a.y > point.y) != (b.y > point.y) {
+            if point.x < a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x) { crossings += 1 }
+        }
+        return crossings % 2 == 1
+    }
 
     /// Counts one image: `expected` nil entries are codes whose payload is not known (any read counts).
     mutating func add(expected: [[UInt8]?], found: [[UInt8]], ms: Double) {
+        let before = read
+        defer { readByPayload += read - before }
         images += 1
         codes += expected.count
         milliseconds.append(ms)
@@ -134,7 +194,8 @@ struct ReadTally {
     static func + (a: ReadTally, b: ReadTally) -> ReadTally {
         ReadTally(
             images: a.images + b.images, codes: a.codes + b.codes, read: a.read + b.read, wrong: a.wrong + b.wrong,
-            onNoCode: a.onNoCode + b.onNoCode, milliseconds: a.milliseconds + b.milliseconds)
+            onNoCode: a.onNoCode + b.onNoCode, readByPayload: a.readByPayload + b.readByPayload,
+            milliseconds: a.milliseconds + b.milliseconds)
     }
 
     var rate: String {

@@ -23,8 +23,9 @@ import Testing
     let bareZBar = ZBarScanner()
 
     @Test func plainCodeIsReadByTheFullPass() {
-        #expect(decoder.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
-        #expect(zbarCascade.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "zbar:full")])
+        #expect(decoder.decode(Self.scene).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
+        #expect(
+            zbarCascade.decode(Self.scene).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:full")])
     }
 
     @Test func codeFillingTheFrameBeyondItsQuietZoneIsRead() {
@@ -39,7 +40,9 @@ import Testing
         let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
         #expect(bareZBar.scan(inverted).isEmpty)
         #expect(zbarCascade.decode(inverted, pass: .zbar(.full)).isEmpty)
-        #expect(zbarCascade.decode(inverted) == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")])
+        #expect(
+            zbarCascade.decode(inverted).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")]
+        )
         #expect(decoder.decode(inverted).map(\.payload) == [Self.payload])
     }
 
@@ -62,7 +65,7 @@ import Testing
             TestScenes.pixel(Double(value) * (x % 3 == 0 || y % 3 == 0 ? 0.35 : 1) * 0.8 + 30)
         }
         #expect(bareZBar.scan(screen).isEmpty)
-        #expect(zbarCascade.decode(screen) == [DecodedCode(payload: Self.payload, foundBy: "zbar:half")])
+        #expect(zbarCascade.decode(screen).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:half")])
         #expect(decoder.decode(screen).map(\.payload) == [Self.payload])
     }
 
@@ -88,7 +91,8 @@ import Testing
         }
         #expect(bareZBar.scan(glare).isEmpty)
         #expect(zbarCascade.decode(glare, pass: .zbar(.half)).isEmpty)
-        #expect(zbarCascade.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "zbar:normalized")])
+        #expect(
+            zbarCascade.decode(glare).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:normalized")])
         #expect(decoder.decode(glare).map(\.payload) == [Self.payload])
     }
 
@@ -105,7 +109,8 @@ import Testing
             settings: DecoderSettings(passes: Array(DecoderSettings.defaultPasses.prefix(8)), gatedFrom: 1))
         #expect(!before.settings.passes.contains { $0.image == .thresholded })
         #expect(before.decode(burnt).isEmpty)
-        #expect(decoder.decode(burnt) == [DecodedCode(payload: Self.payload, foundBy: "zbar:thresholded")])
+        #expect(
+            decoder.decode(burnt).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:thresholded")])
     }
 
     @Test func codeWithAFinderPatternUnderGlareIsRedrawnFromItsGrid() {
@@ -122,7 +127,7 @@ import Testing
             settings: DecoderSettings(passes: Array(DecoderSettings.defaultPasses.prefix(10)), gatedFrom: 1))
         #expect(!before.settings.passes.contains { $0.image == .resampled })
         #expect(before.decode(glare).isEmpty)
-        #expect(decoder.decode(glare) == [DecodedCode(payload: Self.payload, foundBy: "zbar:resampled")])
+        #expect(decoder.decode(glare).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:resampled")])
     }
 
     @Test func threeFinderPatternsWithoutTimingPatternsGetOnlyTheGrids() {
@@ -163,7 +168,7 @@ import Testing
         #expect(decoder.decode(decoded).map(\.payload) == [Self.payload])
     }
 
-    @Test func twoCopiesOfOneCodeAreReportedOnce() {
+    @Test func twoCopiesOfOneCodeAreOneVerdictAndTwoCodesInView() {
         let single = TestScenes.place(Self.code.image, scale: 4, width: 320, height: 480)
         var pair = GrayFrame(width: 640, height: 480, fill: 255)
         for y in 0..<480 {
@@ -172,8 +177,18 @@ import Testing
                 pair[x + 320, y] = single[x, y]
             }
         }
-        #expect(decoder.decode(pair) == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
-        #expect(zbarCascade.decode(pair) == [DecodedCode(payload: Self.payload, foundBy: "zbar:full")])
+        // The door: one verdict per payload.
+        #expect(decoder.decode(pair).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
+        #expect(zbarCascade.decode(pair).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:full")])
+        // `kioskctl decode` and the benchmarks: both codes, each where it is (one centred in each half).
+        for cascade in [decoder, zbarCascade] {
+            let every = cascade.everyCode(in: pair)
+            #expect(every.map(\.payload) == [Self.payload, Self.payload])
+            let centres = every.map { $0.corners.reduce(.zero, +) / Double(max($0.corners.count, 1)) }
+            #expect(Set(centres.map { Int($0.x) / 320 }) == [0, 1])
+            #expect(
+                centres.allSatisfy { abs($0.x.truncatingRemainder(dividingBy: 320) - 160) < 8 && abs($0.y - 240) < 8 })
+        }
     }
 
     @Test func noiseAndBlankFramesDecodeToNothing() {
@@ -218,7 +233,7 @@ import Testing
         // because the gate looks for finder patterns in both polarities.
         let gated = KioskDecoder(settings: DecoderSettings(passes: [.zbar(.full), .zbar(.inverted)], gatedFrom: 1))
         let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
-        #expect(gated.decode(inverted) == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")])
+        #expect(gated.decode(inverted).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")])
         #expect(gated.decode(TestScenes.noise(width: 640, height: 480)).isEmpty)
     }
 
@@ -228,7 +243,10 @@ import Testing
         // gate the look is the first pass alone (found by the hardware-in-the-loop test: a still pass that only
         // zbar read was never admitted).
         let inverted = TestScenes.map(Self.scene) { _, _, value in 255 - value }
-        #expect(decoder.decodeQuickly(inverted) == [DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")])
+        #expect(
+            decoder.decodeQuickly(inverted).withoutPlaces == [
+                DecodedCode(payload: Self.payload, foundBy: "zbar:inverted")
+            ])
         #expect(decoder.decodeQuickly(TestScenes.noise(width: 640, height: 480)).isEmpty)
         #expect(zbarCascade.decodeQuickly(inverted).isEmpty)
         #expect(zbarCascade.decodeQuickly(Self.scene).map(\.payload) == [Self.payload])
@@ -259,7 +277,7 @@ import Testing
         let ungated = KioskDecoder(settings: DecoderSettings(passes: [.zxing(.full), .zbar(.inverted)]))
         #expect(ungated.decode(pair).map(\.payload) == [Self.payload])
         // One code alone: the cascade stops at the first read.
-        #expect(decoder.decode(Self.scene) == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
+        #expect(decoder.decode(Self.scene).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zxing:full")])
     }
 
     @Test func aSecondCodeWithOneFinderWashedOutIsLookedForOnItsTimingPatterns() throws {
@@ -323,4 +341,9 @@ import Testing
         #expect(!FinderPatternGate.formACode([finder(100, 100), finder(300, 100), finder(100, 300, module: 9)]))
         #expect(!FinderPatternGate.formACode([finder(100, 100), finder(300, 100)]))
     }
+}
+
+extension [DecodedCode] {
+    /// The codes without where they were seen: what a test of which pass read what compares.
+    var withoutPlaces: [DecodedCode] { map { DecodedCode(payload: $0.payload, foundBy: $0.foundBy) } }
 }
