@@ -25,7 +25,7 @@ struct PublicSetBench {
     let engines: BenchEngines
     let passes: Bool
     /// A TSV file to write a line per image to: set, category, image, codes, codes read by each decoder, the
-    /// kiosk decoder's payloads (hex, comma-separated) and how many of its passes ran.
+    /// kiosk decoder's payloads (hex, comma-separated), how many of its passes ran and where each code it read is.
     let perImage: String?
 
     func run() throws {
@@ -44,7 +44,7 @@ struct PublicSetBench {
             let frame = ImagePreprocessing.downscaled(
                 photo, by: ImagePreprocessing.factorToFit(photo, maxSide: Self.maxSide))
             var line = [entry.set, entry.category, entry.path, String(entry.expected.count)]
-            var kioskPayloads: [[UInt8]] = []
+            var kioskCodes: [DecodedCode] = []
             // The labelled corners in the frame's pixels (the photo box-scaled by a whole factor).
             let scale = Double(frame.width) / Double(max(photo.width, 1))
             let places = entry.places.map { $0.map { $0 * scale } }
@@ -56,10 +56,16 @@ struct PublicSetBench {
                 var alone = ReadTally()
                 alone.add(expected: entry.expected, places: places, found: found, ms: ms)
                 line.append(String(alone.read))
-                if name == .kiosk { kioskPayloads = found.map(\.payload) }
+                if name == .kiosk { kioskCodes = found }
             }
-            line.append(kioskPayloads.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: ","))
+            line.append(kioskCodes.map { $0.payload.map { String(format: "%02x", $0) }.joined() }.joined(separator: ","))
             line.append(String(engines.kiosk.passesTried.count))
+            // Where each code the kiosk read is (its centre, in the frame's pixels), in the order of the payloads.
+            line.append(
+                kioskCodes.map { code in
+                    let centre = code.corners.reduce(.zero, +) / Double(max(code.corners.count, 1))
+                    return String(format: "%.0f %.0f", centre.x, centre.y)
+                }.joined(separator: ","))
             lines.append(line.joined(separator: "\t"))
             guard passes else { continue }
             let group =
