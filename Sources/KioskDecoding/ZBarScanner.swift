@@ -5,7 +5,9 @@ import KioskCore
 ///
 /// Every symbology is disabled, then QR enabled with `ZBAR_CFG_BINARY`, so zbar hands back the code's
 /// bytes without text conversion (invalid UTF-8 survives). Owns the `zbar_image_scanner_t` and destroys
-/// it in `deinit`. Not thread-safe: use from one task.
+/// it in `deinit`. Not thread-safe: use from one task. zbar's QR reader keeps a random state (its RANSAC) from scan to
+/// scan, seeded when the scanner is made: what one image reads can depend on the images scanned before it, so a
+/// scanner made per frame is what makes a frame's reads its own (`KioskDecoder` does).
 public final class ZBarScanner {
     private let scanner: OpaquePointer
 
