@@ -58,7 +58,8 @@ struct PublicSetBench {
                 line.append(String(alone.read))
                 if name == .kiosk { kioskCodes = found }
             }
-            line.append(kioskCodes.map { $0.payload.map { String(format: "%02x", $0) }.joined() }.joined(separator: ","))
+            line.append(
+                kioskCodes.map { $0.payload.map { String(format: "%02x", $0) }.joined() }.joined(separator: ","))
             line.append(String(engines.kiosk.passesTried.count))
             // Where each code the kiosk read is (its centre, in the frame's pixels), in the order of the payloads.
             line.append(

@@ -86,7 +86,9 @@ struct BenchEngines {
         case .kiosk: kiosk.everyCode(in: frame)
         // A fresh scanner per image, as the kiosk's: zbar's QR reader carries a random state from image to image.
         case .zbar:
-            ZBarScanner().sightings(frame).map { DecodedCode(payload: $0.payload, foundBy: "zbar", corners: $0.corners) }
+            ZBarScanner().sightings(frame).map {
+                DecodedCode(payload: $0.payload, foundBy: "zbar", corners: $0.corners)
+            }
         case .zxing:
             zxing.sightings(frame).map { DecodedCode(payload: $0.payload, foundBy: "zxing", corners: $0.corners) }
         }
