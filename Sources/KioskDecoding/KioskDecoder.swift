@@ -40,11 +40,9 @@ import KioskCore
 /// Not thread-safe (it owns a `ZBarScanner`): one per task.
 public final class KioskDecoder: FrameDecoder {
     public let settings: DecoderSettings
-    /// zbar's QR reader draws on a random number generator (its RANSAC fit of finder-pattern edges) seeded once, when
-    /// the scanner is made: reused from frame to frame, one frame read or not depending on the frames before it
-    /// (BoofCV's damaged/027 and glare/024 did, by the order of the photos). A scanner made afresh for each frame
-    /// makes what a frame reads depend on the frame alone.
-    private var zbar = ZBarScanner()
+    /// Each of its scans has a zbar scanner of its own (zbar's QR reader carries a random state from scan to scan):
+    /// what a frame reads depends on the frame alone.
+    private let zbar = ZBarScanner()
     private let zxing = ZXingReader(tryDownscale: true)
     private let zxingNoDownscale = ZXingReader(tryDownscale: false)
     /// The passes the last `decode` ran, in order (what a frame cost: benchmarks, tests, `kioskctl decode`).
@@ -63,7 +61,6 @@ public final class KioskDecoder: FrameDecoder {
     /// Every code in `frame`, each once with where it is: two codes of one payload at two places are two (as zbarimg
     /// and zxing-cpp report them; `kioskctl decode`, benchmarks that count codes by place). The door uses `decode`.
     public func everyCode(in frame: GrayFrame) -> [DecodedCode] {
-        zbar = ZBarScanner()
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         var found: [(sighting: Sighting, pass: String)] = []
         var gridsOnly = false
@@ -164,7 +161,6 @@ public final class KioskDecoder: FrameDecoder {
 
     /// One pass alone on `frame` (after the `maxSide` pre-scale): for benchmarks and tests.
     public func decode(_ frame: GrayFrame, pass: DecoderSettings.Pass) -> [DecodedCode] {
-        zbar = ZBarScanner()
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         let factor = Double(frame.width) / Double(max(images.working.width, 1))
         return Self.unique(run(pass, on: &images).map { $0.scaled(by: factor) }, foundBy: pass.description)

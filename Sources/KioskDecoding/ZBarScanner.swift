@@ -1,29 +1,28 @@
 internal import CZBar
 import KioskCore
 
-/// One zbar image scanner set up for QR codes only, returning payloads as raw bytes.
+/// zbar's image scanner set up for QR codes only, returning payloads as raw bytes.
 ///
 /// Every symbology is disabled, then QR enabled with `ZBAR_CFG_BINARY`, so zbar hands back the code's
-/// bytes without text conversion (invalid UTF-8 survives). Owns the `zbar_image_scanner_t` and destroys
-/// it in `deinit`. Not thread-safe: use from one task. zbar's QR reader keeps a random state (its RANSAC) from scan to
-/// scan, seeded when the scanner is made: what one image reads can depend on the images scanned before it, so a
-/// scanner made per frame is what makes a frame's reads its own (`KioskDecoder` does).
+/// bytes without text conversion (invalid UTF-8 survives). Each scan gets a `zbar_image_scanner_t` of its own,
+/// destroyed after it: zbar's QR reader seeds a random state (the RANSAC of finder-pattern edges) once, when the
+/// scanner is made, and carries it from scan to scan, so a scanner kept across scans read one image or not
+/// depending on the images before it (BoofCV's damaged/027 and glare/024 did, by the order of the photos). Made
+/// per scan, what an image reads is the image's own, for every user of this type. Not thread-safe: use from one task.
 public final class ZBarScanner {
-    private let scanner: OpaquePointer
+    public init() {}
 
-    /// The corresponding C functions are `zbar_image_scanner_create` and `zbar_image_scanner_set_config`.
-    public init() {
+    /// `body` with a scanner made for it and destroyed after it. The corresponding C functions are
+    /// `zbar_image_scanner_create`, `zbar_image_scanner_set_config` and `zbar_image_scanner_destroy`.
+    private func withScanner(_ body: (OpaquePointer) -> Void) {
         guard let scanner = zbar_image_scanner_create() else { fatalError("zbar_image_scanner_create failed") }
-        self.scanner = scanner
+        defer { zbar_image_scanner_destroy(scanner) }
         let configured =
             zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0) == 0
             && zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1) == 0
             && zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1) == 0
         precondition(configured, "zbar_image_scanner_set_config refused the QR-only configuration")
-    }
-
-    deinit {
-        zbar_image_scanner_destroy(scanner)
+        body(scanner)
     }
 
     /// The payloads of the QR codes zbar finds in `frame` as it is (no preprocessing): bare zbar.
@@ -38,31 +37,34 @@ public final class ZBarScanner {
     /// outline as zbar located it).
     public func sightings(_ frame: GrayFrame) -> [Sighting] {
         var found: [Sighting] = []
-        withZBarImage(frame) { image in
-            guard zbar_scan_image(scanner, image) > 0 else { return }
-            var symbol = zbar_image_first_symbol(image)
-            while let current = symbol {
-                if zbar_symbol_get_type(current) == ZBAR_QRCODE, let data = zbar_symbol_get_data(current) {
-                    let length = Int(zbar_symbol_get_data_length(current))
-                    let points = (0..<zbar_symbol_get_loc_size(current)).map {
-                        SIMD2(Double(zbar_symbol_get_loc_x(current, $0)), Double(zbar_symbol_get_loc_y(current, $0)))
+        withScanner { scanner in
+            withZBarImage(frame) { image in
+                guard zbar_scan_image(scanner, image) > 0 else { return }
+                var symbol = zbar_image_first_symbol(image)
+                while let current = symbol {
+                    if zbar_symbol_get_type(current) == ZBAR_QRCODE, let data = zbar_symbol_get_data(current) {
+                        let length = Int(zbar_symbol_get_data_length(current))
+                        let points = (0..<zbar_symbol_get_loc_size(current)).map {
+                            SIMD2(
+                                Double(zbar_symbol_get_loc_x(current, $0)), Double(zbar_symbol_get_loc_y(current, $0)))
+                        }
+                        found.append(
+                            Sighting(
+                                payload: Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length)),
+                                corners: points))
                     }
-                    found.append(
-                        Sighting(
-                            payload: Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: length)),
-                            corners: points))
+                    symbol = zbar_symbol_next(current)
                 }
-                symbol = zbar_symbol_next(current)
             }
         }
         return found
     }
 
-    /// Only `zbar_scan_image` on `frame` as it is: the number of symbols found, nothing read out.
-    /// For timing bare zbar in benchmarks.
+    /// Only `zbar_scan_image` on `frame` as it is (with its scanner made and destroyed, as every scan here): the
+    /// number of symbols found, nothing read out. For timing bare zbar in benchmarks.
     public func scanRaw(_ frame: GrayFrame) -> Int {
         var found = 0
-        withZBarImage(frame) { found = Int(zbar_scan_image(scanner, $0)) }
+        withScanner { scanner in withZBarImage(frame) { found = Int(zbar_scan_image(scanner, $0)) } }
         return max(found, 0)
     }
 

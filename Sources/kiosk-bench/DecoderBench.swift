@@ -84,9 +84,8 @@ struct BenchEngines {
     func codes(_ name: Name, _ frame: GrayFrame) -> [DecodedCode] {
         switch name {
         case .kiosk: kiosk.everyCode(in: frame)
-        // A fresh scanner per image, as the kiosk's: zbar's QR reader carries a random state from image to image.
         case .zbar:
-            ZBarScanner().sightings(frame).map {
+            zbar.sightings(frame).map {
                 DecodedCode(payload: $0.payload, foundBy: "zbar", corners: $0.corners)
             }
         case .zxing:
@@ -128,10 +127,8 @@ struct ReadTally {
         milliseconds.append(ms)
         var readAt: [Int: [UInt8]] = [:]
         for code in found {
-            let centre =
-                code.corners.isEmpty
-                ? SIMD2<Double>(-1, -1) : code.corners.reduce(.zero, +) / Double(code.corners.count)
-            guard let index = places.indices.first(where: { Self.inside(centre, places[$0]) }) else {
+            guard let centre = code.centre, let index = places.indices.first(where: { Self.inside(centre, places[$0]) })
+            else {
                 wrong += 1
                 continue
             }
