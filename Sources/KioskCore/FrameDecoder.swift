@@ -15,6 +15,9 @@ public struct DecodedCode: Equatable, Sendable {
     }
 
     public var text: String { String(decoding: payload, as: UTF8.self) }
+
+    /// The mean of its corners; nil where the decoder does not say where the code is.
+    public var centre: SIMD2<Double>? { corners.centroid }
 }
 
 /// Finds QR codes in a frame. Implemented over zbar in `KioskDecoding`. Not shared between tasks.

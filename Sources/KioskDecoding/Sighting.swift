@@ -20,10 +20,8 @@ public struct Sighting: Equatable, Sendable {
         factor == 1 ? self : Sighting(payload: payload, corners: corners.map { $0 * factor }, text: text)
     }
 
-    /// The mean of its corners.
-    public var centre: SIMD2<Double> {
-        corners.isEmpty ? .zero : corners.reduce(.zero, +) / Double(corners.count)
-    }
+    /// The mean of its corners (the origin where there are none).
+    public var centre: SIMD2<Double> { corners.centroid ?? .zero }
 
     /// Whether `other` is this code seen again (by another pass, or another engine): the same payload, and one's
     /// centre within the other's box (`covers`). One payload at two places is two codes (a pass printed twice on a

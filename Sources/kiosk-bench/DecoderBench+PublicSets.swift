@@ -64,8 +64,7 @@ struct PublicSetBench {
             // Where each code the kiosk read is (its centre, in the frame's pixels), in the order of the payloads.
             line.append(
                 kioskCodes.map { code in
-                    let centre = code.corners.reduce(.zero, +) / Double(max(code.corners.count, 1))
-                    return String(format: "%.0f %.0f", centre.x, centre.y)
+                    code.centre.map { String(format: "%.0f %.0f", $0.x, $0.y) } ?? "?"
                 }.joined(separator: ","))
             lines.append(line.joined(separator: "\t"))
             guard passes else { continue }
