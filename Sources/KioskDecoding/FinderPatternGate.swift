@@ -57,7 +57,7 @@ public struct FinderPatternGate: Sendable {
             // Every other row: a counted pattern is at least 10 px across, so its 3-module centre spans 4 rows or more.
             for y in stride(from: 0, to: height, by: 2) {
                 let row = y * width
-                for x in 0..<width { prefix[x + 1] = prefix[x] + Int(pixels[row + x]) }
+                Self.rowSums(pixels, row: row, width: width, into: &prefix)
                 // Hysteresis: a pixel within `margin` of its window's mean keeps the colour before it, so sensor
                 // noise on a flat wall does not break into runs.
                 var previous = false
@@ -121,6 +121,47 @@ public struct FinderPatternGate: Sendable {
         }
     }
 
+    /// A pixel this light is saturated: glare, a bright spot, a white marker stroke, or paper the camera
+    /// overexposed.
+    static let saturated = 250
+    /// Grey levels between the 90th and the 10th percentile of a row's unsaturated pixels for the 90th to be paper.
+    static let paperOverInk = 32
+
+    /// `prefix[x]`: the sum of row `row`'s first `x` pixels, the windows' means are taken from. A saturated pixel
+    /// says only that it is at least that light: counted as it is, a bright spot or a white stroke beside a dim code
+    /// (paper at 60 grey levels, the stroke at 255) lifts its window's mean so far that the code's light rings read
+    /// as dark next to it. So in a row with saturated pixels, each counts as the row's paper: the 90th percentile
+    /// of its other pixels, when that is lighter than their ink (`paperOverInk`).
+    static func rowSums(_ pixels: UnsafeBufferPointer<UInt8>, row: Int, width: Int, into prefix: inout [Int]) {
+        var lit = 0
+        for x in 0..<width {
+            let pixel = Int(pixels[row + x])
+            prefix[x + 1] = prefix[x] + pixel
+            if pixel >= saturated { lit += 1 }
+        }
+        guard lit > 0, lit < width else { return }
+        var histogram = [Int](repeating: 0, count: saturated)
+        for x in 0..<width where pixels[row + x] < saturated { histogram[Int(pixels[row + x])] += 1 }
+        func percentile(_ tenths: Int) -> Int {
+            let rank = (width - lit) * tenths / 10
+            var level = 0
+            var below = 0
+            while level < saturated - 1, below + histogram[level] <= rank {
+                below += histogram[level]
+                level += 1
+            }
+            return level
+        }
+        let paper = percentile(9)
+        // Paper no lighter than ink among the other pixels: the paper itself is what is saturated (a clean print,
+        // an overexposed page), and its pixels count as they are.
+        guard paper - percentile(1) >= paperOverInk else { return }
+        for x in 0..<width {
+            let pixel = Int(pixels[row + x])
+            prefix[x + 1] = prefix[x] + (pixel >= saturated ? paper : pixel)
+        }
+    }
+
     /// Whether three of `finders` sit as the three finder patterns of one QR code: the same polarity, modules
     /// of about one size (within 2:1), and from one of them two sides of about one length (within 1.8:1, for
     /// perspective) at about a right angle (55 to 125 degrees), each 10 to 200 modules long (a version 1 code's
@@ -157,11 +198,15 @@ public struct FinderPatternGate: Sendable {
     /// The one of the three at the corner of two about equal sides at about a right angle, of a QR code's
     /// length in modules; nil when none is.
     static func corner(_ a: Finder, _ b: Finder, _ c: Finder) -> Finder? {
-        let module = (a.module + b.module + c.module) / 3
+        let measured = (a.module + b.module + c.module) / 3
         for (corner, p, q) in [(a, b, c), (b, a, c), (c, a, b)] {
             let u = p.centre - corner.centre
             let v = q.centre - corner.centre
             let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
+            guard lu > 0, lv > 0 else { continue }
+            // A mark's module is measured along a row: 7 modules measure up to 1.41 times their width in a code
+            // turned 45 degrees, whose sides give the turn (as `TimingPattern` counts it).
+            let module = measured * max(abs(u.x), abs(u.y)) / lu
             guard min(lu, lv) >= 10 * module, max(lu, lv) <= 200 * module, max(lu, lv) <= 1.8 * min(lu, lv) else {
                 continue
             }
