@@ -49,6 +49,7 @@ public struct FinderPatternGate: Sendable {
         var upright = 0
         var dark = [Bool](repeating: false, count: width)
         var prefix = [Int](repeating: 0, count: width + 1)
+        var histogram = [Int](repeating: 0, count: Self.saturated)
         var lengths: [Int] = []
         var starts: [Int] = []
         lengths.reserveCapacity(width)
@@ -57,7 +58,7 @@ public struct FinderPatternGate: Sendable {
             // Every other row: a counted pattern is at least 10 px across, so its 3-module centre spans 4 rows or more.
             for y in stride(from: 0, to: height, by: 2) {
                 let row = y * width
-                Self.rowSums(pixels, row: row, width: width, into: &prefix)
+                Self.rowSums(pixels, row: row, width: width, into: &prefix, histogram: &histogram)
                 // Hysteresis: a pixel within `margin` of its window's mean keeps the colour before it, so sensor
                 // noise on a flat wall does not break into runs.
                 var previous = false
@@ -132,7 +133,10 @@ public struct FinderPatternGate: Sendable {
     /// (paper at 60 grey levels, the stroke at 255) lifts its window's mean so far that the code's light rings read
     /// as dark next to it. So in a row with saturated pixels, each counts as the row's paper: the 90th percentile
     /// of its other pixels, when that is lighter than their ink (`paperOverInk`).
-    static func rowSums(_ pixels: UnsafeBufferPointer<UInt8>, row: Int, width: Int, into prefix: inout [Int]) {
+    /// `histogram` is the look's own scratch space (one per look, not one per row: rows are 30 frames a second).
+    static func rowSums(
+        _ pixels: UnsafeBufferPointer<UInt8>, row: Int, width: Int, into prefix: inout [Int], histogram: inout [Int]
+    ) {
         var lit = 0
         for x in 0..<width {
             let pixel = Int(pixels[row + x])
@@ -140,7 +144,7 @@ public struct FinderPatternGate: Sendable {
             if pixel >= saturated { lit += 1 }
         }
         guard lit > 0, lit < width else { return }
-        var histogram = [Int](repeating: 0, count: saturated)
+        for level in histogram.indices { histogram[level] = 0 }
         for x in 0..<width where pixels[row + x] < saturated { histogram[Int(pixels[row + x])] += 1 }
         func percentile(_ tenths: Int) -> Int {
             let rank = (width - lit) * tenths / 10
@@ -204,9 +208,7 @@ public struct FinderPatternGate: Sendable {
             let v = q.centre - corner.centre
             let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
             guard lu > 0, lv > 0 else { continue }
-            // A mark's module is measured along a row: 7 modules measure up to 1.41 times their width in a code
-            // turned 45 degrees, whose sides give the turn (as `TimingPattern` counts it).
-            let module = measured * max(abs(u.x), abs(u.y)) / lu
+            let module = Finder.module(measured, alongSide: u / lu)
             guard min(lu, lv) >= 10 * module, max(lu, lv) <= 200 * module, max(lu, lv) <= 1.8 * min(lu, lv) else {
                 continue
             }
@@ -312,6 +314,13 @@ public struct Finder: Equatable, Sendable {
     /// such marks count for the grids only (`CodeGrid`), not as the gate's evidence, which print and clothing give
     /// more of.
     public var isAslant: Bool
+
+    /// The module of a code whose side runs along `direction` (a unit vector), from `measured`, a module as the
+    /// gate measures it across a row and a column: those cross a turned code's pattern aslant, so its 7 modules
+    /// measure up to 1.41 times their width at 45 degrees.
+    static func module(_ measured: Double, alongSide direction: SIMD2<Double>) -> Double {
+        measured * max(abs(direction.x), abs(direction.y))
+    }
 
     public init(centre: SIMD2<Double>, module: Double, darkCentre: Bool, isAslant: Bool = false) {
         self.centre = centre

@@ -37,7 +37,7 @@ import KioskCore
 /// (a second code washed out by a bright spot often shows only two of its finder patterns). Finder-like marks
 /// alone do not count there: print, patterned clothing and a keyboard are full of them. Each further pass adds
 /// only new payloads.
-/// Not thread-safe (it owns a `ZBarScanner`): one per task.
+/// Not thread-safe (`passesTried` is the last frame's): one per task.
 public final class KioskDecoder: FrameDecoder {
     public let settings: DecoderSettings
     /// Each of its scans has a zbar scanner of its own (zbar's QR reader carries a random state from scan to scan):

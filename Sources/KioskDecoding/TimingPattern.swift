@@ -26,10 +26,9 @@ enum TimingPattern {
         let side = b.centre - a.centre
         let length = (side * side).sum().squareRoot()
         let normal = SIMD2(-side.y, side.x) / length
-        // The gate measures a pattern across a row and a column, which cross a turned code's pattern aslant: its
-        // 7 modules measure up to 1.41 times their width at 45 degrees. The code's sides give the turn.
+        // The code's sides give its turn (`Finder.module(_:alongSide:)`).
         func moduleAlong(_ direction: SIMD2<Double>) -> Double {
-            (a.module + b.module) / 2 * max(abs(direction.x), abs(direction.y))
+            Finder.module((a.module + b.module) / 2, alongSide: direction)
         }
         var module = moduleAlong(side / length)
         // Neighbours: a version 1 code's finder centres are 14 modules apart, a version 40's 170.

@@ -8,8 +8,8 @@ import KioskCore
 /// destroyed after it: zbar's QR reader seeds a random state (the RANSAC of finder-pattern edges) once, when the
 /// scanner is made, and carries it from scan to scan, so a scanner kept across scans read one image or not
 /// depending on the images before it (BoofCV's damaged/027 and glare/024 did, by the order of the photos). Made
-/// per scan, what an image reads is the image's own, for every user of this type. Not thread-safe: use from one task.
-public final class ZBarScanner {
+/// per scan, what an image reads is the image's own, for every user of this type. It holds no state of its own.
+public struct ZBarScanner: Sendable {
     public init() {}
 
     /// `body` with a scanner made for it and destroyed after it. The corresponding C functions are
