@@ -3,7 +3,7 @@ import KioskCore
 /// The timing patterns of a QR code: the rows of alternating dark and light modules, one module wide, that join
 /// its finder patterns, three modules in from the line through their centres (row 6 and column 6 of the code).
 /// Print, patterned clothing and keyboards give finder-like marks by the dozen, but almost never a one-module
-/// alternation, as long as the distance says, running from one mark to another.
+/// alternation, as long as the distance says, running from one mark to another and stopping at both.
 enum TimingPattern {
     /// Whether two of `finders` could be finder patterns of one code: alike, at a code's distance, and with the
     /// code's two timing patterns where those two would have them (`joins`).
@@ -89,15 +89,19 @@ enum TimingPattern {
         if ((inside - from) * normal).sum() < 0 { normal = -normal }
         // A checkerboard or stripes alternate along every line; a code's row through its finder patterns' centres
         // holds data there, which does not.
-        return runs(from: from, to: to, normal: normal, module: module, offsets: [2.4, 2.7, 3.0, 3.3, 3.6], in: image)
+        return runs(
+            from: from, to: to, normal: normal, module: module, offsets: [2.4, 2.7, 3.0, 3.3, 3.6],
+            endingAtTheFinders: true, in: image)
             && !runs(from: from, to: to, normal: normal, module: module, offsets: [-0.4, 0, 0.4], in: image)
     }
 
     /// Whether the line from `a` to `b`, moved three modules along `normal`, alternates one module at a time
-    /// between their outer edges, at one of a few offsets (the centres are found to about half a module).
+    /// between their outer edges, at one of a few offsets (the centres are found to about half a module). With
+    /// `endingAtTheFinders`, only where it stops at both: the same line across each finder pattern is quiet
+    /// (`isQuiet`).
     static func runs(
         from a: SIMD2<Double>, to b: SIMD2<Double>, normal: SIMD2<Double>, module: Double, offsets: [Double],
-        in image: GrayFrame
+        endingAtTheFinders: Bool = false, in image: GrayFrame
     ) -> Bool {
         let side = b - a
         let length = (side * side).sum().squareRoot()
@@ -116,9 +120,43 @@ enum TimingPattern {
                 guard let value = sample(image, at: point) else { return false }
                 samples[k] = value
             }
-            if alternates(samples, step: step, module: module) { return true }
+            guard alternates(samples, step: step, module: module) else { continue }
+            guard endingAtTheFinders else { return true }
+            let contrast = samples.max()! - samples.min()!
+            let ends = [a, b].map { $0 + normal * (offset * module) }
+            let quiet = ends.allSatisfy {
+                isQuiet(at: $0, along: along, module: module, step: step, contrast: contrast, in: image)
+            }
+            if quiet { return true }
         }
         return false
+    }
+
+    /// Whether the line through a finder pattern, where it meets the timing pattern, holds one shade across the
+    /// pattern's middle three modules (at most half the timing pattern's contrast, averaged over a module): it runs
+    /// along one of the pattern's rings there (row 5, 6 or 7 of the code, whichever the offset hits). In stripes,
+    /// a checkerboard or lines of print the alternation goes on through the mark (cluttered frames without a code
+    /// went through the whole cascade 41 times in 120, 24 with this; BENCHMARKS.md). Out of the image counts as
+    /// quiet: a finder pattern at the edge.
+    static func isQuiet(
+        at centre: SIMD2<Double>, along: SIMD2<Double>, module: Double, step: Double, contrast: Int, in image: GrayFrame
+    ) -> Bool {
+        var values: [Int] = []
+        for k in stride(from: -1.5, through: 1.5, by: step / module) {
+            guard let value = sample(image, at: centre + along * (k * module)) else { return true }
+            values.append(value)
+        }
+        // A module's mean at each place: sensor noise on a dim, low-contrast code is as large as its contrast.
+        let window = max(1, Int((module / step).rounded()))
+        guard values.count >= window else { return true }
+        var sum = values[0..<window].reduce(0, +)
+        var (low, high) = (sum, sum)
+        for k in window..<values.count {
+            sum += values[k] - values[k - window]
+            low = min(low, sum)
+            high = max(high, sum)
+        }
+        return 2 * (high - low) <= contrast * window
     }
 
     /// One module at a time: the runs, thresholded locally, number about the modules the span holds, none
