@@ -55,7 +55,7 @@ import Testing
         // Lines of print and a turned checkerboard alternate along many lines between two finder-like marks, as a
         // code's timing pattern does, but the alternation goes on through the marks; a code's stops at its finder
         // patterns. Before that was asked, 17 of 30 frames with print and 15 of 30 with a checkerboard went
-        // through the whole cascade (32 of 60; 19 after).
+        // through the whole cascade (32 of 60; under 20 after).
         let decoder = KioskDecoder()
         var whole = 0
         for kind in [SceneClutter.printedText, .checkerboard] {
