@@ -47,6 +47,11 @@ public final class KioskDecoder: FrameDecoder {
     private let zxingNoDownscale = ZXingReader(tryDownscale: false)
     /// The passes the last `decode` ran, in order (what a frame cost: benchmarks, tests, `kioskctl decode`).
     public private(set) var passesTried: [DecoderSettings.Pass] = []
+    /// Whether the last `decode` ran the whole cascade past its gate, not only the `resampled` passes (three marks
+    /// placed as a code's corners without timing patterns) or none: what a frame without a code costs.
+    public var ranTheWholeCascade: Bool {
+        passesTried.dropFirst(settings.gatedFrom ?? passesTried.count).contains { $0.image != .resampled }
+    }
 
     public init(settings: DecoderSettings = DecoderSettings()) {
         self.settings = settings

@@ -113,7 +113,8 @@ enum TimingPattern {
         let step = max(0.5, module / 3)
         let count = Int(span / step)
         var samples = [Int](repeating: 0, count: count)
-        let ends = min(count, Int(4 * module / step))
+        // The line's first and last four modules, as samples.
+        let endSamples = min(count, Int(4 * module / step))
         for offset in offsets {
             let origin = a + normal * (offset * module) + along * start
             if endingAtTheFinders {
@@ -121,19 +122,21 @@ enum TimingPattern {
                 // four modules: in clutter the alternation seldom stops at both, and the whole line, up to 170
                 // modules at five offsets for each pair of marks, is not sampled (cluttered frames without a code:
                 // 2.26x bare zbar by the mean -> 2.05x).
-                var low = Int.max
-                var high = Int.min
-                for k in [0..<ends, (count - ends)..<count].joined() {
-                    guard let value = sample(image, at: origin + along * (Double(k) * step)) else { return false }
-                    low = min(low, value)
-                    high = max(high, value)
+                var low = 255
+                var high = 0
+                for range in [0..<endSamples, max(endSamples, count - endSamples)..<count] {
+                    for k in range {
+                        guard let value = sample(image, at: origin + along * (Double(k) * step)) else { return false }
+                        low = min(low, value)
+                        high = max(high, value)
+                    }
                 }
-                let quiet = [a, b].allSatisfy {
-                    isQuiet(
-                        at: $0 + normal * (offset * module), along: along, module: module, step: step,
-                        contrast: high - low, in: image)
+                func isQuiet(across finder: SIMD2<Double>) -> Bool {
+                    Self.isQuiet(
+                        at: finder + normal * (offset * module), along: along, module: module, step: step,
+                        contrast: max(0, high - low), in: image)
                 }
-                guard quiet else { continue }
+                guard isQuiet(across: a), isQuiet(across: b) else { continue }
             }
             for k in 0..<count {
                 let point = origin + along * (Double(k) * step)
@@ -147,30 +150,34 @@ enum TimingPattern {
 
     /// Whether the line through a finder pattern, where it meets the timing pattern, holds one shade across the
     /// pattern's middle three modules (its range, averaged over a module, at most half `contrast`: the timing
-    /// pattern's, at its ends): it runs
-    /// along one of the pattern's rings there (row 5, 6 or 7 of the code, whichever the offset hits). In stripes,
-    /// a checkerboard or lines of print the alternation goes on through the mark (cluttered frames without a code
-    /// went through the whole cascade 41 times in 120, 24 with this; BENCHMARKS.md). Out of the image counts as
-    /// quiet: a finder pattern at the edge.
+    /// pattern's, at its ends): it runs along one of the pattern's rings there (row 5, 6 or 7 of the code, whichever
+    /// the offset hits). In stripes, a checkerboard or lines of print the alternation goes on through the mark
+    /// (cluttered frames without a code went through the whole cascade 41 times in 120, 24 with this;
+    /// BENCHMARKS.md). Out of the image counts as quiet: a finder pattern at the edge. Called for every pair of
+    /// marks on every frame the gate looks at: no allocation.
     static func isQuiet(
         at centre: SIMD2<Double>, along: SIMD2<Double>, module: Double, step: Double, contrast: Int, in image: GrayFrame
     ) -> Bool {
-        var values: [Int] = []
-        for k in stride(from: -1.5, through: 1.5, by: step / module) {
-            guard let value = sample(image, at: centre + along * (k * module)) else { return true }
-            values.append(value)
-        }
         // A module's mean at each place: sensor noise on a dim, low-contrast code is as large as its contrast.
         let window = max(1, Int((module / step).rounded()))
-        guard values.count >= window else { return true }
-        var sum = values[0..<window].reduce(0, +)
-        var (low, high) = (sum, sum)
-        for k in window..<values.count {
-            sum += values[k] - values[k - window]
-            low = min(low, sum)
-            high = max(high, sum)
+        let places = stride(from: -1.5, through: 1.5, by: step / module)
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Int(3 * module / step) + 2) { values in
+            var count = 0
+            for k in places where count < values.count {
+                guard let value = sample(image, at: centre + along * (k * module)) else { return true }
+                values[count] = value
+                count += 1
+            }
+            guard count >= window else { return true }
+            var sum = values[0..<window].reduce(0, +)
+            var (low, high) = (sum, sum)
+            for k in window..<count {
+                sum += values[k] - values[k - window]
+                low = min(low, sum)
+                high = max(high, sum)
+            }
+            return 2 * (high - low) <= contrast * window
         }
-        return 2 * (high - low) <= contrast * window
     }
 
     /// One module at a time: the runs, thresholded locally, number about the modules the span holds, none

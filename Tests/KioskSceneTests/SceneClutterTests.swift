@@ -66,7 +66,7 @@ import Testing
                 let frame = DoorCondition.plain.recipe(severity: 0.5, using: &rng).scaled(toFrameHeight: 480).camera
                     .capture(scene, using: &rng)
                 #expect(decoder.decode(frame).isEmpty)
-                if decoder.passesTried.dropFirst(1).contains(where: { $0.image != .resampled }) { whole += 1 }
+                if decoder.ranTheWholeCascade { whole += 1 }
             }
         }
         #expect(whole <= 22, "the whole cascade on \(whole) of 60 frames without a code")
