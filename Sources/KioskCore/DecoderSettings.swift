@@ -71,9 +71,8 @@ public struct DecoderSettings: Equatable, Sendable {
     /// The default cascade: `defaultPasses` with the passes from `defaultGatedFrom` on run on code-like frames only.
     public static let defaultGatedFrom: Int? = 1
     public static let defaultPasses: [Pass] = [
-        .zxing(.full), .zbar(.full), .zbar(.half), .zbar(.normalized), .zxing(.normalized), .zxing(.sharpened),
-        .zbar(.quarter), .zbar(.inverted), .zbar(.thresholded), .zxing(.thresholded), .zbar(.resampled),
-        .zxing(.resampled),
+        .zxing(.full), .zbar(.full), .zbar(.half), .zbar(.normalized), .zxing(.normalized), .zbar(.quarter),
+        .zxing(.inverted), .zbar(.thresholded), .zxing(.thresholded), .zbar(.resampled), .zxing(.resampled),
     ]
 
     /// Tried in order until one finds a code.

@@ -167,6 +167,21 @@ struct DecoderTimingBench {
             }
             print("Frames that went past the gate, \(label): \(past) of \(set.count) (the whole cascade: \(whole))")
         }
+        // Where the whole cascade's time goes: each pass alone, on the frames that ran it whole.
+        for (label, set) in sets {
+            let heavy = set.filter { frame in
+                _ = engines.kiosk.decode(frame)
+                return engines.kiosk.ranTheWholeCascade
+            }
+            guard !heavy.isEmpty else { continue }
+            let costs = engines.kiosk.settings.passes.map { pass in
+                let ms = heavy.map { frame in Stopwatch.milliseconds { _ = engines.kiosk.decode(frame, pass: pass) } }
+                return "\(pass) \(f2(ms.reduce(0, +) / Double(ms.count)))"
+            }
+            print(
+                "Mean ms of each pass alone on the \(heavy.count) frames through the whole cascade, \(label): "
+                    + costs.joined(separator: ", "))
+        }
         let falseReads = sets.filter { $0.label.hasPrefix("no code") }.flatMap(\.frames).map {
             engines.kiosk.decode($0).count
         }.reduce(0, +)
