@@ -12,7 +12,8 @@ import KioskCore
 ///   Skipped when the result would be under 32 px on its shorter side.
 /// - `normalized`: local contrast normalisation (dim, overexposed, glare, shadow), first on the
 ///   half-size frame, where averaging has already removed the moire and noise that normalising would
-///   amplify, then on the full frame for codes with modules too small to survive halving.
+///   amplify, then on the full frame for codes with modules too small to survive halving (zbar scans that one
+///   on every other line only).
 /// - `inverted`: light-on-dark codes, at full size.
 /// - `sharpened`: unsharp-masked (defocus, motion blur), at full size.
 /// - `thresholded`: black and white against the mean of a 9 px window (bright spots, glare), at full size.
@@ -43,6 +44,10 @@ public final class KioskDecoder: FrameDecoder {
     /// Each of its scans has a zbar scanner of its own (zbar's QR reader carries a random state from scan to scan):
     /// what a frame reads depends on the frame alone.
     private let zbar = ZBarScanner()
+    /// zbar on every other line, for the full-size contrast-normalised frame: zxing-cpp reads that image too, at
+    /// every line, right after; zbar's look at it cost a third of the whole cascade on a cluttered frame at every
+    /// line, and every other line read the same codes on every public set and door scene (BENCHMARKS.md).
+    private let zbarEveryOtherLine = ZBarScanner(lineStep: 2)
     private let zxing = ZXingReader(tryDownscale: true)
     private let zxingNoDownscale = ZXingReader(tryDownscale: false)
     /// The passes the last `decode` ran, in order (what a frame cost: benchmarks, tests, `kioskctl decode`).
@@ -183,8 +188,9 @@ public final class KioskDecoder: FrameDecoder {
     /// codes: each grid's until one reads, for every grid outside the codes `besides` and those it reads).
     private func run(_ pass: DecoderSettings.Pass, on images: inout PassImages, besides: [Sighting] = []) -> [Sighting]
     {
-        func read(_ image: GrayFrame) -> [Sighting] {
+        func read(_ image: GrayFrame, attempt: Int = 0) -> [Sighting] {
             switch pass.engine {
+            case .zbar where pass.image == .normalized && attempt == 1: zbarEveryOtherLine.sightings(image)
             case .zbar: zbar.sightings(image)
             case .zxing: pass.image == .full ? zxing.sightings(image) : zxingNoDownscale.sightings(image)
             }
@@ -207,7 +213,7 @@ public final class KioskDecoder: FrameDecoder {
         }
         var attempt = 0
         while let image = images.input(for: pass.image, attempt: attempt) {
-            let sightings = read(image)
+            let sightings = read(image, attempt: attempt)
             if !sightings.isEmpty {
                 let factor = Double(images.working.width) / Double(max(image.width, 1))
                 return sightings.map { $0.scaled(by: factor) }

@@ -28,6 +28,16 @@ import Testing
             zbarCascade.decode(Self.scene).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:full")])
     }
 
+    @Test func zbarOnEveryOtherLineReadsCodesOfModulesWideEnoughForIt() {
+        // 5 px modules: every other line crosses each module's row and column at least twice.
+        #expect(ZBarScanner(lineStep: 2).scan(Self.scene) == [Self.payload])
+        // 2 px modules: zbar on every line reads the code, on every other line it sees too little of each finder
+        // pattern (why the cascade scans every other line only where zxing-cpp reads the same image at every line).
+        let fine = TestScenes.place(Self.code.image, scale: 2, width: 640, height: 480)
+        #expect(bareZBar.scan(fine) == [Self.payload])
+        #expect(ZBarScanner(lineStep: 2).scan(fine).isEmpty)
+    }
+
     @Test func codeFillingTheFrameBeyondItsQuietZoneIsRead() {
         // The symbol's 57 modules span the full 480 rows: no quiet zone at the top or bottom.
         let scale = 480 / Double(Self.code.moduleCount)
