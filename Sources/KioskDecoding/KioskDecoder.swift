@@ -246,6 +246,7 @@ struct PassImages {
     private var halfImage: GrayFrame??
     private var foundFinders: [Finder]?
     private var mendedCodes: [[(grid: CodeGrid, image: GrayFrame)]]?
+    private var madeImages: [MadeImage: GrayFrame?] = [:]
 
     init(source: GrayFrame, maxSide: Int) {
         let factor = ImagePreprocessing.factorToFit(source, maxSide: maxSide)
@@ -347,9 +348,28 @@ struct PassImages {
         return codes
     }
 
-    /// The image for a pass's `attempt`-th scan (0, 1, ...), made only when asked for; nil when the pass
-    /// has no more.
+    /// The image for a pass's `attempt`-th scan (0, 1, ...), made only when asked for and once per decode (zbar and
+    /// zxing-cpp each read the normalised and thresholded images); nil when the pass has no more.
     mutating func input(for image: DecoderSettings.Image, attempt: Int) -> GrayFrame? {
+        switch image {
+        case .full, .half, .resampled:
+            return make(image, attempt: attempt)
+        case .quarter, .normalized, .inverted, .sharpened, .thresholded:
+            let key = MadeImage(image: image, attempt: attempt)
+            if let made = madeImages[key] { return made }
+            let made = make(image, attempt: attempt)
+            madeImages[key] = .some(made)
+            return made
+        }
+    }
+
+    /// Which image of a pass (`input(for:attempt:)`).
+    private struct MadeImage: Hashable {
+        var image: DecoderSettings.Image
+        var attempt: Int
+    }
+
+    private mutating func make(_ image: DecoderSettings.Image, attempt: Int) -> GrayFrame? {
         switch (image, attempt) {
         case (.full, 0):
             return working
