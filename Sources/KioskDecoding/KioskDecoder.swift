@@ -45,8 +45,8 @@ public final class KioskDecoder: FrameDecoder {
     /// what a frame reads depends on the frame alone.
     private let zbar = ZBarScanner()
     /// zbar on every other line, for the full-size contrast-normalised frame: zxing-cpp reads that image too, at
-    /// every line, right after; zbar's look at it cost a third of the whole cascade on a cluttered frame at every
-    /// line, and every other line read the same codes on every public set and door scene (BENCHMARKS.md).
+    /// every line, right after; zbar's look at it at every line cost about a seventh of the whole cascade on a
+    /// cluttered frame, and every other line read the same codes on every public set and door scene (BENCHMARKS.md).
     private let zbarEveryOtherLine = ZBarScanner(lineStep: 2)
     private let zxing = ZXingReader(tryDownscale: true)
     private let zxingNoDownscale = ZXingReader(tryDownscale: false)
