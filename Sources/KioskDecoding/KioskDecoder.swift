@@ -190,7 +190,8 @@ public final class KioskDecoder: FrameDecoder {
     {
         func read(_ image: GrayFrame, attempt: Int = 0) -> [Sighting] {
             switch pass.engine {
-            case .zbar where pass.image == .normalized && attempt == 1: zbarEveryOtherLine.sightings(image)
+            case .zbar where pass.image == .normalized && attempt == PassImages.fullSizeNormalized:
+                zbarEveryOtherLine.sightings(image)
             case .zbar: zbar.sightings(image)
             case .zxing: pass.image == .full ? zxing.sightings(image) : zxingNoDownscale.sightings(image)
             }
@@ -240,6 +241,9 @@ public final class KioskDecoder: FrameDecoder {
 struct PassImages {
     /// Halving below this (shorter side, pixels) leaves too little for any code.
     static let smallestSide = 32
+    /// The `normalized` pass's scan of the full-size frame, after the half-size one (a frame too small to halve gets
+    /// only one scan, at its own size).
+    static let fullSizeNormalized = 1
 
     let working: GrayFrame
     let isPreScaled: Bool
@@ -380,7 +384,7 @@ struct PassImages {
             return half().flatMap { Self.downscaled($0, by: 2) }
         case (.normalized, 0):
             return ImagePreprocessing.contrastNormalized(half() ?? working)
-        case (.normalized, 1):
+        case (.normalized, Self.fullSizeNormalized):
             return half() == nil ? nil : ImagePreprocessing.contrastNormalized(working)
         case (.inverted, 0):
             return ImagePreprocessing.inverted(working)

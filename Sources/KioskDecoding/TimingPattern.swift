@@ -124,13 +124,15 @@ enum TimingPattern {
                 // 2.26x bare zbar by the mean -> 2.05x).
                 var low = 255
                 var high = 0
-                for range in [0..<endSamples, max(endSamples, count - endSamples)..<count] {
-                    for k in range {
+                func spans(_ samples: Range<Int>) -> Bool {
+                    for k in samples {
                         guard let value = sample(image, at: origin + along * (Double(k) * step)) else { return false }
                         low = min(low, value)
                         high = max(high, value)
                     }
+                    return true
                 }
+                guard spans(0..<endSamples), spans(max(endSamples, count - endSamples)..<count) else { return false }
                 func isQuiet(across finder: SIMD2<Double>) -> Bool {
                     Self.isQuiet(
                         at: finder + normal * (offset * module), along: along, module: module, step: step,

@@ -8,14 +8,15 @@ import KioskCore
 /// destroyed after it: zbar's QR reader seeds a random state (the RANSAC of finder-pattern edges) once, when the
 /// scanner is made, and carries it from scan to scan, so a scanner kept across scans read one image or not
 /// depending on the images before it (BoofCV's damaged/027 and glare/024 did, by the order of the photos). Made
-/// per scan, what an image reads is the image's own, for every user of this type. It holds no state of its own.
+/// per scan, what an image reads is the image's own, for every user of this type. It carries nothing from scan to
+/// scan, only its line step.
 public struct ZBarScanner: Sendable {
     /// zbar scans every `lineStep`-th row and column (`ZBAR_CFG_X_DENSITY`, `ZBAR_CFG_Y_DENSITY`): 1, every line,
     /// as zbarimg does; 2 about halves the time of a scan, and misses codes whose modules are too small for it.
     let lineStep: Int32
 
     public init(lineStep: Int = 1) {
-        precondition(lineStep >= 1, "zbar scans every line at most")
+        precondition(lineStep >= 1, "ZBarScanner(lineStep:) takes 1 (every line) or more, not \(lineStep)")
         self.lineStep = Int32(lineStep)
     }
 

@@ -157,23 +157,21 @@ struct DecoderTimingBench {
             print("Finder gate, \(label): patterns found \(counts.sorted())")
         }
         // What a frame costs is mostly whether the cascade went past its gate, and whether whole or the grids alone.
+        var wholeCascade: [(label: String, frames: [GrayFrame])] = []
         for (label, set) in sets {
             var past = 0
-            var whole = 0
+            var whole: [GrayFrame] = []
             for frame in set {
                 _ = engines.kiosk.decode(frame)
                 if engines.kiosk.passesTried.count > (engines.kiosk.settings.gatedFrom ?? .max) { past += 1 }
-                if engines.kiosk.ranTheWholeCascade { whole += 1 }
+                if engines.kiosk.ranTheWholeCascade { whole.append(frame) }
             }
-            print("Frames that went past the gate, \(label): \(past) of \(set.count) (the whole cascade: \(whole))")
+            print(
+                "Frames that went past the gate, \(label): \(past) of \(set.count) (the whole cascade: \(whole.count))")
+            wholeCascade.append((label, whole))
         }
         // Where the whole cascade's time goes: each pass alone, on the frames that ran it whole.
-        for (label, set) in sets {
-            let heavy = set.filter { frame in
-                _ = engines.kiosk.decode(frame)
-                return engines.kiosk.ranTheWholeCascade
-            }
-            guard !heavy.isEmpty else { continue }
+        for (label, heavy) in wholeCascade where !heavy.isEmpty {
             let costs = engines.kiosk.settings.passes.map { pass in
                 let ms = heavy.map { frame in Stopwatch.milliseconds { _ = engines.kiosk.decode(frame, pass: pass) } }
                 return "\(pass) \(f2(ms.reduce(0, +) / Double(ms.count)))"
