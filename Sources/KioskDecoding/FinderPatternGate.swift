@@ -38,7 +38,7 @@ public struct FinderPatternGate: Sendable {
     /// column is up to three times longer or shorter than their row (`Finder.isAslant`).
     public func finders(_ frame: GrayFrame, stopAt: Int = .max, aslant: Bool = false) -> [Finder] {
         guard !frame.isEmpty else { return [] }
-        let factor = max(1, min(frame.width, frame.height) / workingSide)
+        let factor = factor(for: frame)
         let image = ImagePreprocessing.downscaled(frame, by: factor)
         let width = image.width
         let height = image.height
@@ -122,6 +122,11 @@ public struct FinderPatternGate: Sendable {
         }
     }
 
+    /// The integer factor `frame` is box-averaged down by for the look.
+    func factor(for frame: GrayFrame) -> Int {
+        max(1, min(frame.width, frame.height) / workingSide)
+    }
+
     /// A pixel this light is saturated: glare, a bright spot, a white marker stroke, or paper the camera
     /// overexposed.
     static let saturated = 250
@@ -170,8 +175,13 @@ public struct FinderPatternGate: Sendable {
     /// of about one size (within 2:1), and from one of them two sides of about one length (within 1.8:1, for
     /// perspective) at about a right angle (55 to 125 degrees), each 10 to 200 modules long (a version 1 code's
     /// finder centres are 14 modules apart, a version 40's 170), and no such mark at the fourth corner. Busy
-    /// scenes (print, clothing, a keyboard) give finder-like marks, but rarely three in this geometry.
+    /// scenes (print, clothing, a keyboard) give finder-like marks, but rarely three in this geometry. With
+    /// `accepting`, only a triple it accepts counts.
     public static func formACode(_ finders: [Finder]) -> Bool {
+        formACode(finders) { _ in true }
+    }
+
+    static func formACode(_ finders: [Finder], accepting accept: (FinderTriangle) -> Bool) -> Bool {
         guard finders.count >= 3 else { return false }
         for i in 0..<(finders.count - 2) {
             for j in (i + 1)..<(finders.count - 1) where Self.alike(finders[i], finders[j]) {
@@ -187,7 +197,10 @@ public struct FinderPatternGate: Sendable {
                         let d = finder.centre - fourth
                         return Self.alike(finder, corner) && (d * d).sum() <= near * near
                     }
-                    if !latticed { return true }
+                    let triangle = FinderTriangle(
+                        corner: corner.centre, p: others[0].centre, q: others[1].centre,
+                        module: (corner.module + others[0].module + others[1].module) / 3)
+                    if !latticed, accept(triangle) { return true }
                 }
             }
         }

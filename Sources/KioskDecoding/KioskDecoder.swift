@@ -23,21 +23,22 @@ import KioskCore
 ///   Every grid outside the codes read gets its try; a grid whose code cannot be mended costs no engine a look.
 ///
 /// The passes from `settings.gatedFrom` on run only if `FinderPatternGate` sees QR finder patterns in the
-/// frame, two of them with a code's timing patterns where they would be (`TimingPattern`): a frame with nothing
-/// code-like in it costs the passes before the gate and that look, not the whole cascade. A frame with three placed
-/// as a code's corners and no timing patterns seen between any two (glare, a bright spot) gets the `resampled` passes
-/// only, which keep a grid only where its own timing patterns show. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
+/// frame that are square along their diagonals too, two of them with a code's timing patterns where they would be
+/// (`TimingPattern`) or three placed as a code's corners, with the code's quiet zone past them
+/// (`PassImages.showsACode`): a frame with nothing code-like in it costs the passes before the gate and that look,
+/// not the whole cascade. A frame with three marks placed as a code's corners and no more than that (glare, a bright
+/// spot, or print) gets the `resampled` passes only, which keep a grid only where its own timing patterns show. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
 /// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
 /// Both engines report only codes whose error correction succeeded, and a code read again (the same payload where
 /// one was read, `Sighting.isSameCode`) is kept once, so two engines never give one code twice; one payload at two
 /// places is two codes for `everyCode`, one for `decode` (a door gives one verdict per pass). Without a gate the first pass that reads anything is the answer;
 /// with one, the cascade goes on after a read only on evidence of another code outside every code read so far
-/// (a photo, two guests' phones): three finder patterns placed as a code's corners
-/// (`FinderPatternGate.formACode`), or two with a code's timing patterns between them, the gate's own evidence
-/// (a second code washed out by a bright spot often shows only two of its finder patterns). Finder-like marks
-/// alone do not count there: print, patterned clothing and a keyboard are full of them. Each further pass adds
-/// only new payloads.
+/// (a photo, two guests' phones; `PassImages.showsAnotherCode`): three finder patterns placed as a code's corners
+/// (`FinderPatternGate.formACode`), or two square ones with a code's timing patterns between them (a second code
+/// washed out by a bright spot often shows only two of its finder patterns), each with the code's quiet zone past
+/// them. Finder-like marks alone do not count there: print, patterned clothing and a keyboard are full of them.
+/// Each further pass adds only new payloads.
 /// Not thread-safe (`passesTried` is the last frame's): one per task.
 public final class KioskDecoder: FrameDecoder {
     public let settings: DecoderSettings
@@ -77,16 +78,17 @@ public final class KioskDecoder: FrameDecoder {
         passesTried.removeAll(keepingCapacity: true)
         for (index, pass) in settings.passes.enumerated() {
             if index == settings.gatedFrom, found.isEmpty {
-                // Before any read, two finder-like marks with a code's two timing patterns where they would be
-                // (`TimingPattern`): a code the first pass could not read shows some of its finder patterns, often
-                // not all three (requiring three placed as a code's lost 12 of 726 codes on the BoofCV photos), and
-                // busy things in view (print, clothing, a keyboard) show finder-like marks by the dozen but rarely
-                // timing patterns (cluttered frames without a code: 43 of 60 went on through the whole cascade on
-                // marks alone, 20 of 60 with the timing patterns; BENCHMARKS.md).
+                // Before any read, the evidence of a code (`PassImages.showsACode`): finder patterns that are square,
+                // joined by a code's timing patterns or placed as its three corners, with its quiet zone past them.
+                // A code the first pass could not read shows some of its finder patterns, often not all three
+                // (requiring three placed as a code's lost 12 of 726 codes on the BoofCV photos); busy things in view
+                // (print, clothing, a keyboard, a checkerboard) show finder-like marks by the dozen, some of them
+                // joined by alternations like timing patterns, but seldom square ones with a quiet zone (cluttered
+                // frames without a code, `kiosk-bench decoder --timing-only`: 22 of 120 went through the whole cascade
+                // on the timing patterns alone, none with square marks and a quiet zone; BENCHMARKS.md).
                 let seen = images.finders()
                 if seen.count < FinderPatternGate().minimumFinders
-                    || images.working.pixels.count > Self.marksAloneUpTo
-                        && !TimingPattern.joinsTwo(of: seen, in: images.working)
+                    || images.working.pixels.count > Self.marksAloneUpTo && !images.showsACode()
                 {
                     // Three marks placed as a code's corners, the timing patterns between them not seen (glare, a
                     // bright spot, blur): only the grids get a look, each kept on its own timing patterns
@@ -107,11 +109,9 @@ public final class KioskDecoder: FrameDecoder {
             }
             guard !sightings.isEmpty else { continue }
             // Without a gate the first pass that reads anything is the answer. With one, the cascade goes on only
-            // on evidence of another code outside those read: three finder patterns placed as a code's, or two with the
-            // code's timing patterns (BoofCV photos of several codes: 7 more codes of 726, BENCHMARKS.md).
-            guard settings.gatedFrom != nil else { break }
-            let outside = images.finders().filter { finder in !found.contains { $0.sighting.covers(finder.centre) } }
-            if !FinderPatternGate.formACode(outside), !TimingPattern.joinsTwo(of: outside, in: images.working) { break }
+            // on evidence of another code outside those read (`PassImages.showsAnotherCode`; BoofCV photos of
+            // several codes: 7 more codes of 726, BENCHMARKS.md).
+            guard settings.gatedFrom != nil, images.showsAnotherCode(outside: found.map(\.sighting)) else { break }
         }
         if found.isEmpty, images.isPreScaled {
             return Self.unique(zbar.sightings(frame), foundBy: "zbar:unscaled")
@@ -249,6 +249,8 @@ struct PassImages {
     let isPreScaled: Bool
     private var halfImage: GrayFrame??
     private var foundFinders: [Finder]?
+    /// The square ones among `finders()` (`FinderPatternGate.isSquare`), once looked at.
+    var squareMarks: [Finder]?
     private var mendedCodes: [[(grid: CodeGrid, image: GrayFrame)]]?
     private var madeImages: [MadeImage: GrayFrame?] = [:]
 
@@ -270,7 +272,23 @@ struct PassImages {
     /// ones (`Finder.isAslant`) too.
     mutating func allFinders() -> [Finder] {
         if let foundFinders { return foundFinders }
-        let finders = FinderPatternGate().finders(working, stopAt: KioskDecoder.findersLooked, aslant: true)
+        let gate = FinderPatternGate()
+        var finders = gate.finders(working, stopAt: KioskDecoder.findersLooked, aslant: true)
+        // Marks up to the limit (sensor noise in a dim scene, a page of print) may hide a code's further down the
+        // frame: a second look at half the gate's size, where noise and small print average out, adds the marks it
+        // finds elsewhere (dim door scenes: 3 of 8 codes at severity 1.0 were behind 64 noise marks).
+        let coarse = FinderPatternGate(workingSide: gate.workingSide / 2)
+        if finders.filter({ !$0.isAslant }).count >= KioskDecoder.findersLooked
+            || finders.count >= 2 * KioskDecoder.findersLooked, coarse.factor(for: working) > gate.factor(for: working)
+        {
+            for mark in coarse.finders(working, stopAt: KioskDecoder.findersLooked, aslant: true)
+            where !finders.contains(where: { old in
+                let d = old.centre - mark.centre
+                return (d * d).sum() <= 9 * mark.module * mark.module
+            }) {
+                finders.append(mark)
+            }
+        }
         foundFinders = finders
         return finders
     }

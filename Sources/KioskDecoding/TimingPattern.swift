@@ -6,12 +6,15 @@ import KioskCore
 /// alternation, as long as the distance says, running from one mark to another and stopping at both.
 enum TimingPattern {
     /// Whether two of `finders` could be finder patterns of one code: alike, at a code's distance, and with the
-    /// code's two timing patterns where those two would have them (`joins`).
-    static func joinsTwo(of finders: [Finder], in image: GrayFrame) -> Bool {
+    /// code's two timing patterns where those two would have them (`joins`); with `accepting`, only where it accepts
+    /// the code's three finder patterns as placed (the third where it would be).
+    static func joinsTwo(
+        of finders: [Finder], in image: GrayFrame, accepting accept: (FinderTriangle) -> Bool = { _ in true }
+    ) -> Bool {
         guard finders.count >= 2 else { return false }
         for i in 0..<(finders.count - 1) {
             for j in (i + 1)..<finders.count where FinderPatternGate.alike(finders[i], finders[j]) {
-                if joins(finders[i], finders[j], among: finders, in: image) { return true }
+                if joins(finders[i], finders[j], among: finders, in: image, accepting: accept) { return true }
             }
         }
         return false
@@ -22,13 +25,17 @@ enum TimingPattern {
     /// Neighbours: the one between them, on one side, and the one from either of them to where the third finder
     /// pattern would be on that side. Opposite: the two from the third's place (the apex of the right isosceles
     /// triangle on either side) to each of them.
-    static func joins(_ a: Finder, _ b: Finder, among finders: [Finder], in image: GrayFrame) -> Bool {
+    static func joins(
+        _ a: Finder, _ b: Finder, among finders: [Finder], in image: GrayFrame,
+        accepting accept: (FinderTriangle) -> Bool = { _ in true }
+    ) -> Bool {
         let side = b.centre - a.centre
         let length = (side * side).sum().squareRoot()
         let normal = SIMD2(-side.y, side.x) / length
+        let measured = (a.module + b.module) / 2
         // The code's sides give its turn (`Finder.module(_:alongSide:)`).
         func moduleAlong(_ direction: SIMD2<Double>) -> Double {
-            Finder.module((a.module + b.module) / 2, alongSide: direction)
+            Finder.module(measured, alongSide: direction)
         }
         var module = moduleAlong(side / length)
         // Neighbours: a version 1 code's finder centres are 14 modules apart, a version 40's 170.
@@ -40,7 +47,8 @@ enum TimingPattern {
                     let third = place(corner.centre + inward * length, near: finders, within: length / 5)
                     if timing(
                         from: corner.centre, to: third, inside: other.centre + inward * length, module: module,
-                        in: image)
+                        in: image),
+                        accept(FinderTriangle(corner: corner.centre, p: other.centre, q: third, module: measured))
                     {
                         return true
                     }
@@ -55,7 +63,8 @@ enum TimingPattern {
         for way in [normal, -normal] {
             let apex = place(middle + way * (length / 2), near: finders, within: length / 7)
             if timing(from: apex, to: a.centre, inside: b.centre, module: module, in: image),
-                timing(from: apex, to: b.centre, inside: a.centre, module: module, in: image)
+                timing(from: apex, to: b.centre, inside: a.centre, module: module, in: image),
+                accept(FinderTriangle(corner: apex, p: a.centre, q: b.centre, module: measured))
             {
                 return true
             }

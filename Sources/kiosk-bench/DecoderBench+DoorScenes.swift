@@ -130,6 +130,8 @@ struct DoorSceneBench {
 struct DecoderTimingBench {
     let engines: BenchEngines
     let frames: Int
+    /// Where to write the frames that ran the whole cascade (nil: nowhere).
+    var wholeCascadeFolder: String? = nil
 
     func run() {
         let fixture = try? FixtureEvent(seed: 11, guestCount: 1)
@@ -169,6 +171,13 @@ struct DecoderTimingBench {
             print(
                 "Frames that went past the gate, \(label): \(past) of \(set.count) (the whole cascade: \(whole.count))")
             wholeCascade.append((label, whole))
+            if let folder = wholeCascadeFolder {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                let stem = label.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: ",", with: "")
+                for (index, frame) in whole.enumerated() {
+                    try? ImageFile.writePGM(frame, to: "\(folder)/\(stem)-\(index).pgm")
+                }
+            }
         }
         // Where the whole cascade's time goes: each pass alone, on the frames that ran it whole.
         for (label, heavy) in wholeCascade where !heavy.isEmpty {

@@ -29,6 +29,8 @@ struct DecoderBench: ParsableCommand {
     @Option(help: "The golden images folder.") var testImages = "test-images"
     @Option(help: "Also write a line per public-set image here (set, category, image, codes, read by each decoder).")
     var perImage: String?
+    @Option(help: "Also write the timing frames that ran the whole cascade here, as PGM (to see what opened it).")
+    var wholeCascadeFrames: String?
 
     func run() throws {
         var settings = DecoderSettings()
@@ -49,7 +51,7 @@ struct DecoderBench: ParsableCommand {
                 engines: engines, seeds: seeds, testImages: testImages, passes: passes, clutter: clutter
             ).run()
         }
-        DecoderTimingBench(engines: engines, frames: timingFrames).run()
+        DecoderTimingBench(engines: engines, frames: timingFrames, wholeCascadeFolder: wholeCascadeFrames).run()
     }
 }
 

@@ -142,21 +142,30 @@ import Testing
         #expect(decoder.decode(glare).withoutPlaces == [DecodedCode(payload: Self.payload, foundBy: "zbar:resampled")])
     }
 
-    @Test func threeFinderPatternsWithoutTimingPatternsGetOnlyTheGrids() {
-        // Three finder patterns placed as a code's corners, 30 modules apart, nothing between them (a sign, a print):
-        // no timing patterns, so not the whole cascade; the grids get a look, find no timing patterns either, and
-        // nothing is read.
-        var marks = GrayFrame(width: 640, height: 480, fill: 210)
-        for (left, top) in [(150, 90), (300, 90), (150, 240)] {
-            for y in 0..<35 {
-                for x in 0..<35 {
-                    let ring = max(abs(x / 5 - 3), abs(y / 5 - 3))
-                    if ring <= 1 || ring == 3 { marks[left + x, top + y] = 30 }
+    @Test func threeFinderPatternsWithoutTimingPatternsGetTheWholeCascadeOnlyWithAQuietZone() {
+        // Three finder patterns placed as a code's corners, 30 modules apart, nothing between them: no timing
+        // patterns. On a blank page they are square and have a code's quiet zone past them (a code whose timing
+        // patterns blur or glare hide): the whole cascade, and nothing is read. Amid print from one module past them
+        // on (a page, a shirt), only the grids get a look, find no timing patterns either, and nothing is read.
+        func marks(on page: (Int, Int) -> UInt8) -> GrayFrame {
+            var frame = TestScenes.map(GrayFrame(width: 640, height: 480, fill: 0)) { x, y, _ in page(x, y) }
+            for (left, top) in [(150, 90), (300, 90), (150, 240)] {
+                for y in -5..<40 {
+                    for x in -5..<40 {
+                        let ring = max(abs((x + 5) / 5 - 4), abs((y + 5) / 5 - 4))
+                        frame[left + x, top + y] = ring <= 1 || ring == 3 ? 30 : 210
+                    }
                 }
             }
+            return frame
         }
-        #expect(FinderPatternGate.formACode(FinderPatternGate().finders(marks)))
-        #expect(decoder.decode(marks).isEmpty)
+        let blank = marks { _, _ in 210 }
+        #expect(FinderPatternGate.formACode(FinderPatternGate().finders(blank)))
+        #expect(decoder.decode(blank).isEmpty)
+        #expect(decoder.passesTried == decoder.settings.passes)
+        let amid = marks(on: TestScenes.blocks)
+        #expect(FinderPatternGate.formACode(FinderPatternGate().finders(amid)))
+        #expect(decoder.decode(amid).isEmpty)
         #expect(decoder.passesTried == [.zxing(.full), .zbar(.resampled), .zxing(.resampled)])
     }
 

@@ -66,6 +66,14 @@ enum TestScenes {
         return frame
     }
 
+    /// Blocks of 5 px, dark (30) or light (225) at random (fixed): a code's data, print, a busy shirt.
+    static func blocks(_ x: Int, _ y: Int) -> UInt8 {
+        var state = UInt64(x / 5) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(y / 5) &* 0xC2B2_AE3D_27D4_EB4F
+        state ^= state >> 29
+        state = state &* 0xBF58_476D_1CE4_E5B9
+        return (state >> 40) % 2 == 0 ? 30 : 225
+    }
+
     /// `value` clamped into a pixel.
     static func pixel(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
 }

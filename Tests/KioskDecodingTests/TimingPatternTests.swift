@@ -63,10 +63,10 @@ import Testing
     }
 
     @Test func aSmallPictureGoesPastTheGateOnMarksAloneACameraFrameDoesNot() throws {
-        // The three bare finder patterns: on a 640x480 frame the cascade stops at the gate but for the grids (three
-        // marks placed as a code's corners, each grid kept only on its own timing patterns); cut to 240x240 (the
-        // whole cascade costs a quarter of the frame's there) it goes on.
-        var page = Self.page(fill: 255)
+        // The three bare finder patterns amid print (no quiet zone past them): on a 640x480 frame the cascade stops at
+        // the gate but for the grids (three marks placed as a code's corners, each grid kept only on its own timing
+        // patterns); cut to 240x240 (the whole cascade costs a quarter of the frame's there) it goes on.
+        var page = TestScenes.map(Self.page(fill: 255)) { x, y, _ in TestScenes.blocks(x, y) }
         Self.drawFinders(on: &page)
         let decoder = KioskDecoder()
         let gate = try #require(decoder.settings.gatedFrom)

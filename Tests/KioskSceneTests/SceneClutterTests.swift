@@ -49,13 +49,17 @@ import Testing
         #expect(read >= 18)
         #expect(marksOutside >= read / 2, "busy frames: marks outside the code on most")
         #expect(wentOn * 2 <= marksOutside, "the cascade went on for \(wentOn) of \(read) frames")
+        // Past a read, three marks placed as a code's count only with its quiet zone past them, two only if square
+        // (`kiosk-bench decoder --timing-only`: 29 of 120 cluttered frames with a code went on before that, 9 after).
+        #expect(wentOn <= 2, "the cascade went on for \(wentOn) of \(read) frames")
     }
 
     @Test func printAndCheckerboardsAloneRarelyCostTheWholeCascade() {
         // Lines of print and a turned checkerboard alternate along many lines between two finder-like marks, as a
         // code's timing pattern does, but the alternation goes on through the marks; a code's stops at its finder
         // patterns. Before that was asked, 17 of 30 frames with print and 15 of 30 with a checkerboard went
-        // through the whole cascade (32 of 60; under 20 after).
+        // through the whole cascade (32 of 60; under 20 after). And a checkerboard's marks are not square, nor do
+        // print's have a code's quiet zone past them (`PassImages.showsACode`): none of 60 since.
         let decoder = KioskDecoder()
         var whole = 0
         for kind in [SceneClutter.printedText, .checkerboard] {
@@ -69,6 +73,6 @@ import Testing
                 if decoder.ranTheWholeCascade { whole += 1 }
             }
         }
-        #expect(whole <= 22, "the whole cascade on \(whole) of 60 frames without a code")
+        #expect(whole <= 1, "the whole cascade on \(whole) of 60 frames without a code")
     }
 }

@@ -1,0 +1,48 @@
+import KioskCore
+
+/// What the gated cascade goes on on: evidence of a code, before any read and after each.
+extension PassImages {
+    /// Before any read, evidence of a code for the whole cascade: two square marks (`FinderPatternGate.isSquare`)
+    /// with a code's two timing patterns where they would be (`TimingPattern`) and its quiet zone, one shade, past
+    /// one of its finder patterns' six outer sides at least; or three square marks placed as a code's corners with
+    /// its quiet zone past five of the six (a code whose timing patterns blur, glare or a bright spot hide). A
+    /// checkerboard, a plaid, print, a keyboard or moire give marks joined by alternations like timing patterns,
+    /// even three placed as a code's corners, but their marks are seldom square and their texture goes on past them.
+    mutating func showsACode() -> Bool {
+        let square = squareFinders()
+        let frame = working
+        return TimingPattern.joinsTwo(of: square, in: frame) {
+            FinderPatternGate.quietSides(of: $0, by: .oneShade, in: frame) >= 1
+        }
+            || FinderPatternGate.formACode(square) {
+                FinderPatternGate.quietSides(of: $0, by: .oneShade, in: frame) >= 5
+            }
+    }
+
+    /// After a read, evidence of another code outside the codes `read` (a photo of several, two guests' phones):
+    /// three marks placed as a code's corners with its quiet zone past four of their six outer sides, or two square
+    /// marks with the code's timing patterns and its quiet zone past one side. Here the quiet zone need only be
+    /// unmixed (`QuietZone.unmixed`): a frame that showed one code shows codes, and a marker stroke or glare beside
+    /// the next must not hide it (BoofCV's bright-spot photos).
+    mutating func showsAnotherCode(outside read: [Sighting]) -> Bool {
+        let frame = working
+        func outside(_ finders: [Finder]) -> [Finder] {
+            finders.filter { finder in !read.contains { $0.covers(finder.centre) } }
+        }
+        return FinderPatternGate.formACode(outside(finders())) {
+            FinderPatternGate.quietSides(of: $0, by: .unmixed, in: frame) >= 4
+        }
+            || TimingPattern.joinsTwo(of: outside(squareFinders()), in: frame) {
+                FinderPatternGate.quietSides(of: $0, by: .unmixed, in: frame) >= 1
+            }
+    }
+
+    /// The square ones among the marks the gate counts (`finders()`).
+    mutating func squareFinders() -> [Finder] {
+        if let squareMarks { return squareMarks }
+        let frame = working
+        let square = finders().filter { FinderPatternGate.isSquare($0, in: frame) }
+        squareMarks = square
+        return square
+    }
+}
