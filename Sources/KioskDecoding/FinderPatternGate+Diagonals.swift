@@ -4,13 +4,13 @@ extension FinderPatternGate {
     /// Whether `finder`'s centre is a square blob along both diagonals too: the line through it at 45 degrees either
     /// way crosses a run of its centre's colour 0.2 to 0.9 times as long as the row's whole pattern (a finder
     /// pattern's 3-module centre along a diagonal, turned any way, blur widening it), then at least half a module of
-    /// the other colour on both sides, and past it on one side at least a run of the centre's colour under three
-    /// quarters as long as the centre's (a finder pattern's outer ring is a third of it; past its other side the ring
-    /// may run into the code's data where a dim code's separator is lost). The gate finds its marks on rows and columns only: a
-    /// checkerboard's diagonals run on through squares of one colour (past a corner, the next square either way), stripes and
-    /// barcodes at about 45 degrees along one stripe, and moire much the same, so their marks are not square. The
-    /// outer ring itself is not asked for: blur rounds a square's corners, where the diagonals cross it, and in
-    /// BoofCV's blurred photos it is often gone there.
+    /// the other colour on both sides, and past that, on one side at least, a run of the centre's colour under three
+    /// quarters as long as the centre's (a finder pattern's outer ring is a third of it; on its other side the ring
+    /// may run into the code's data where a dim code's separator is lost). The gate finds its marks on rows and
+    /// columns only: a checkerboard's diagonals run on through squares of one colour (past a corner, the next square
+    /// either way), stripes and barcodes at about 45 degrees along one stripe, and moire much the same, so their
+    /// marks are not square. The outer ring itself is not asked for: blur rounds a square's corners, where the
+    /// diagonals cross it, and in BoofCV's blurred photos it is often gone there.
     static func isSquare(_ finder: Finder, in image: GrayFrame) -> Bool {
         let rowTotal = finder.module * 7
         return [SIMD2(1.0, 1.0), SIMD2(1.0, -1.0)].allSatisfy { direction in
@@ -28,10 +28,10 @@ extension FinderPatternGate {
     private static let samplesPerPixel = 2.0
 
     /// Along the line through `centre` in `direction` (a unit vector), up to `rowTotal` pixels either way, thresholded
-    /// against the mean around each sample with hysteresis against noise: the length in pixels of the centre's run, the
-    /// shorter of the other colour's runs on its two sides, and the shorter of the centre colour's runs past those (each
-    /// cut by the line's end or the image's). Nil when the centre is not of its colour or the line has no contrast. Called for every mark
-    /// the gate finds on a frame it looks past: no allocation.
+    /// against the mean around each sample with hysteresis against noise: the length in pixels of the centre's run,
+    /// the shorter of the other colour's runs on its two sides, and the shorter of the centre colour's runs past those
+    /// (each cut by the line's end or the image's). Nil when the centre is not of its colour or the line has no
+    /// contrast. Called for every mark the gate counts on a frame it looks past: no allocation.
     private static func centreRun(
         at centre: SIMD2<Double>, along direction: SIMD2<Double>, rowTotal: Double, module: Double, darkCentre: Bool,
         in image: GrayFrame
