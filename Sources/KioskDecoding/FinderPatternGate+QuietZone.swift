@@ -1,27 +1,5 @@
 import KioskCore
 
-/// Where a code's three finder patterns are, or would be: `corner` at the right angle, `p` and `q` at the ends of its
-/// two sides, modules of about `module` pixels (as the gate measures them, across a row and a column).
-struct FinderTriangle {
-    var corner: SIMD2<Double>
-    var p: SIMD2<Double>
-    var q: SIMD2<Double>
-    var module: Double
-}
-
-/// What counts as a code's quiet zone past a finder pattern (`FinderPatternGate.quietSides`).
-enum QuietZone {
-    /// One shade: no step between neighbouring samples of the band over half the pattern's contrast (or than the
-    /// band differs from its light ring). Paper, a screen, or a dark backing behind a thin white border, shaded
-    /// smoothly by glare or a shadow; not print, a plaid, a keyboard or a checkerboard, which go on past their
-    /// finder-like marks.
-    case oneShade
-    /// Unmixed: the band's samples (all but one) on one side of the line between the pattern's centre and its light
-    /// ring, three quarters of the way to the ring: no ink on paper, though a white marker stroke, dots or glare may
-    /// be there (BoofCV's bright-spot photos draw them in the quiet zone on purpose), or a dark backing all through.
-    case unmixed
-}
-
 extension FinderPatternGate {
     /// How many of the six outer sides of the finder patterns `triangle` places hold the code's quiet zone, by
     /// `rule`: on each pattern's two sides that face away from the code, a band from 1.25 to 2.75 modules past its
