@@ -175,12 +175,13 @@ public struct FinderPatternGate: Sendable {
     /// of about one size (within 2:1), and from one of them two sides of about one length (within 1.8:1, for
     /// perspective) at about a right angle (55 to 125 degrees), each 10 to 200 modules long (a version 1 code's
     /// finder centres are 14 modules apart, a version 40's 170), and no such mark at the fourth corner. Busy
-    /// scenes (print, clothing, a keyboard) give finder-like marks, but rarely three in this geometry. With
-    /// `accepting`, only a triple it accepts counts.
+    /// scenes (print, clothing, a keyboard) give finder-like marks, but rarely three in this geometry.
     public static func formACode(_ finders: [Finder]) -> Bool {
         formACode(finders) { _ in true }
     }
 
+    /// `formACode`, counting only a triple `accept` takes, given where its three finder patterns are (the quiet zone
+    /// past them: `PassImages.showsACode`).
     static func formACode(_ finders: [Finder], accepting accept: (FinderTriangle) -> Bool) -> Bool {
         guard finders.count >= 3 else { return false }
         for i in 0..<(finders.count - 2) {

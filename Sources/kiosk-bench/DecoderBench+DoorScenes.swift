@@ -172,10 +172,16 @@ struct DecoderTimingBench {
                 "Frames that went past the gate, \(label): \(past) of \(set.count) (the whole cascade: \(whole.count))")
             wholeCascade.append((label, whole))
             if let folder = wholeCascadeFolder {
-                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 let stem = label.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: ",", with: "")
-                for (index, frame) in whole.enumerated() {
-                    try? ImageFile.writePGM(frame, to: "\(folder)/\(stem)-\(index).pgm")
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    for (index, frame) in whole.enumerated() {
+                        try ImageFile.writePGM(frame, to: "\(folder)/\(stem)-\(index).pgm")
+                    }
+                } catch {
+                    print(
+                        "--whole-cascade-frames \(folder): could not write the frames (\(error)); give a folder you can write"
+                    )
                 }
             }
         }
