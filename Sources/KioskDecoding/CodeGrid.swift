@@ -37,37 +37,36 @@ struct CodeGrid {
     ) -> [(Finder, Finder, Finder)] {
         var triples: [(score: Double, finders: (Finder, Finder, Finder))] = []
         guard finders.count >= 3 else { return [] }
+        // Every three of dozens of marks in a busy frame: nothing allocated per three.
+        func consider(_ corner: Finder, _ p: Finder, _ q: Finder, module: Double, modules: (min: Double, max: Double)) {
+            let (u, v) = (p.centre - corner.centre, q.centre - corner.centre)
+            let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
+            guard min(lu, lv) >= 10 * module, max(lu, lv) <= 200 * module,
+                max(lu, lv) <= steepestSides * min(lu, lv), abs((u * v).sum()) <= steepestCosine * lu * lv
+            else { return }
+            // Rows run down the frame: the top right is the one turning clockwise to the bottom left.
+            let clockwise = u.x * v.y - u.y * v.x > 0
+            let score = max(lu, lv) / min(lu, lv) + abs((u * v).sum()) / (lu * lv) + modules.max / modules.min
+            triples.append((score, clockwise ? (corner, p, q) : (corner, q, p)))
+        }
         for i in 0..<(finders.count - 2) {
             for j in (i + 1)..<(finders.count - 1) where FinderPatternGate.alike(finders[i], finders[j]) {
                 for k in (j + 1)..<finders.count
                 where FinderPatternGate.alike(finders[i], finders[k]) && FinderPatternGate.alike(finders[j], finders[k])
                 {
-                    let three = [finders[i], finders[j], finders[k]]
-                    let modules = three.map(\.module)
-                    let module = modules.reduce(0, +) / 3
-                    var corners = [
-                        (three[0], three[1], three[2]), (three[1], three[0], three[2]), (three[2], three[0], three[1]),
-                    ]
+                    let (a, b, c) = (finders[i], finders[j], finders[k])
                     let square =
-                        three.allSatisfy { !$0.isAslant } ? FinderPatternGate.corner(three[0], three[1], three[2]) : nil
+                        !a.isAslant && !b.isAslant && !c.isAslant ? FinderPatternGate.corner(a, b, c) : nil
                     if !steep {
-                        guard let square else { continue }
-                        corners = corners.filter { $0.0 == square }
+                        guard square != nil else { continue }
                     } else if !includingSquare, square != nil {
                         // The gate's own triples, tried before.
                         continue
                     }
-                    for (corner, p, q) in corners {
-                        let (u, v) = (p.centre - corner.centre, q.centre - corner.centre)
-                        let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
-                        guard min(lu, lv) >= 10 * module, max(lu, lv) <= 200 * module,
-                            max(lu, lv) <= steepestSides * min(lu, lv), abs((u * v).sum()) <= steepestCosine * lu * lv
-                        else { continue }
-                        // Rows run down the frame: the top right is the one turning clockwise to the bottom left.
-                        let clockwise = u.x * v.y - u.y * v.x > 0
-                        let score =
-                            max(lu, lv) / min(lu, lv) + abs((u * v).sum()) / (lu * lv) + modules.max()! / modules.min()!
-                        triples.append((score, clockwise ? (corner, p, q) : (corner, q, p)))
+                    let module = (a.module + b.module + c.module) / 3
+                    let modules = (min: min(a.module, b.module, c.module), max: max(a.module, b.module, c.module))
+                    for (corner, p, q) in [(a, b, c), (b, a, c), (c, a, b)] where steep || corner == square {
+                        consider(corner, p, q, module: module, modules: modules)
                     }
                 }
             }

@@ -47,58 +47,50 @@ public struct FinderPatternGate: Sendable {
         let margin = 3
         var found: [(x: Int, y: Int, unit: Int, total: Int, dark: Bool, aslant: Bool)] = []
         var upright = 0
-        var dark = [Bool](repeating: false, count: width)
-        var prefix = [Int](repeating: 0, count: width + 1)
-        var histogram = [Int](repeating: 0, count: Self.saturated)
-        var lengths: [Int] = []
-        var starts: [Int] = []
-        lengths.reserveCapacity(width)
-        starts.reserveCapacity(width)
+        // Scratch space for one look, reused row by row (rows are 30 frames a second): unchecked buffers, the
+        // inner loop runs on every other pixel row of every frame.
+        let histogram = UnsafeMutableBufferPointer<Int>.allocate(capacity: Self.saturated)
+        let edges = UnsafeMutableBufferPointer<Int>.allocate(capacity: width + 2)
+        let paperRow = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width)
+        defer {
+            histogram.deallocate()
+            edges.deallocate()
+            paperRow.deallocate()
+        }
         image.pixels.withUnsafeBufferPointer { pixels in
             // Every other row: a counted pattern is at least 10 px across, so its 3-module centre spans 4 rows or more.
             for y in stride(from: 0, to: height, by: 2) {
                 let row = y * width
-                Self.rowSums(pixels, row: row, width: width, into: &prefix, histogram: &histogram)
-                // Hysteresis: a pixel within `margin` of its window's mean keeps the colour before it, so sensor
-                // noise on a flat wall does not break into runs.
-                var previous = false
-                for x in 0..<width {
-                    let lo = max(0, x - radius)
-                    let hi = min(width, x + radius + 1)
-                    let difference = Int(pixels[row + x]) * (hi - lo) - (prefix[hi] - prefix[lo])
-                    let band = margin * (hi - lo)
-                    previous = difference < -band ? true : (difference > band ? false : previous)
-                    dark[x] = previous
-                }
-                lengths.removeAll(keepingCapacity: true)
-                starts.removeAll(keepingCapacity: true)
-                var start = 0
-                for x in 1...width where x == width || dark[x] != dark[start] {
-                    lengths.append(x - start)
-                    starts.append(start)
-                    start = x
-                }
-                guard lengths.count >= 5 else { continue }
-                for i in 0...(lengths.count - 5) {
-                    guard Self.isFinderRatio(lengths[i], lengths[i + 1], lengths[i + 2], lengths[i + 3], lengths[i + 4])
-                    else { continue }
-                    let total = lengths[i] + lengths[i + 1] + lengths[i + 2] + lengths[i + 3] + lengths[i + 4]
+                // The row the windows' means are taken from: the frame's own, or with its saturated pixels as paper.
+                let own = UnsafeBufferPointer(rebasing: pixels[row..<(row + width)])
+                let line =
+                    Self.withSaturatedAsPaper(pixels, row: row, width: width, into: paperRow, histogram: histogram)
+                    ?? own
+                let (runCount, firstDark) = Self.runs(own, means: line, radius: radius, margin: margin, edges: edges)
+                guard runCount >= 5 else { continue }
+                for i in 0...(runCount - 5) {
+                    let (a, b, c, d, e) = (
+                        edges[i + 1] - edges[i], edges[i + 2] - edges[i + 1], edges[i + 3] - edges[i + 2],
+                        edges[i + 4] - edges[i + 3], edges[i + 5] - edges[i + 4]
+                    )
+                    guard Self.isFinderRatio(a, b, c, d, e) else { continue }
+                    let total = a + b + c + d + e
                     guard total >= Self.smallestPattern,
-                        Self.hasContrast(
-                            pixels, row: row, starts: starts[i], lengths[i], lengths[i + 1], lengths[i + 2],
-                            lengths[i + 3], lengths[i + 4])
+                        Self.hasContrast(pixels, row: row, starts: edges[i], a, b, c, d, e)
                     else { continue }
-                    let centreX = starts[i + 2] + lengths[i + 2] / 2
+                    let centreX = edges[i + 2] + c / 2
+                    // Runs alternate in colour from the row's first.
+                    let darkCentre = firstDark == (i % 2 == 0)
                     let unit = max(1, total / 7)
                     let lo = max(0, centreX - radius)
                     let hi = min(width, centreX + radius + 1)
                     guard
                         let (centreY, isAslant) = Self.confirmedVertically(
-                            pixels, width: width, height: height, x: centreX, y: y, darkCentre: dark[centreX],
-                            threshold: (prefix[hi] - prefix[lo]) / (hi - lo), total: total),
+                            pixels, width: width, height: height, x: centreX, y: y, darkCentre: darkCentre,
+                            threshold: line[lo..<hi].reduce(0) { $0 + Int($1) } / (hi - lo), total: total),
                         aslant || !isAslant
                     else { continue }
-                    let mark = (x: centreX, y: centreY, unit: unit, total: total, dark: dark[centreX], aslant: isAslant)
+                    let mark = (x: centreX, y: centreY, unit: unit, total: total, dark: darkCentre, aslant: isAslant)
                     if let same = found.firstIndex(where: {
                         abs($0.x - centreX) <= 3 * unit && abs($0.y - centreY) <= 3 * unit
                     }) {
@@ -133,24 +125,22 @@ public struct FinderPatternGate: Sendable {
     /// Grey levels between the 90th and the 10th percentile of a row's unsaturated pixels for the 90th to be paper.
     static let paperOverInk = 32
 
-    /// `prefix[x]`: the sum of row `row`'s first `x` pixels, the windows' means are taken from. A saturated pixel
-    /// says only that it is at least that light: counted as it is, a bright spot or a white stroke beside a dim code
-    /// (paper at 60 grey levels, the stroke at 255) lifts its window's mean so far that the code's light rings read
-    /// as dark next to it. So in a row with saturated pixels, each counts as the row's paper: the 90th percentile
-    /// of its other pixels, when that is lighter than their ink (`paperOverInk`).
+    /// Row `row` with its saturated pixels as the row's paper, written into `paperRow`; nil when the row is to be
+    /// taken as it is. A saturated pixel says only that it is at least that light: counted as it is, a bright spot
+    /// or a white stroke beside a dim code (paper at 60 grey levels, the stroke at 255) lifts its window's mean so far
+    /// that the code's light rings read as dark next to it. So in a row with saturated pixels, each counts as the
+    /// row's paper: the 90th percentile of its other pixels, when that is lighter than their ink (`paperOverInk`).
     /// `histogram` is the look's own scratch space (one per look, not one per row: rows are 30 frames a second).
-    static func rowSums(
-        _ pixels: UnsafeBufferPointer<UInt8>, row: Int, width: Int, into prefix: inout [Int], histogram: inout [Int]
-    ) {
+    static func withSaturatedAsPaper(
+        _ pixels: UnsafeBufferPointer<UInt8>, row: Int, width: Int, into paperRow: UnsafeMutableBufferPointer<UInt8>,
+        histogram: UnsafeMutableBufferPointer<Int>
+    ) -> UnsafeBufferPointer<UInt8>? {
+        let line = pixels.baseAddress! + row
         var lit = 0
-        for x in 0..<width {
-            let pixel = Int(pixels[row + x])
-            prefix[x + 1] = prefix[x] + pixel
-            if pixel >= saturated { lit += 1 }
-        }
-        guard lit > 0, lit < width else { return }
-        for level in histogram.indices { histogram[level] = 0 }
-        for x in 0..<width where pixels[row + x] < saturated { histogram[Int(pixels[row + x])] += 1 }
+        for x in 0..<width { lit &+= line[x] >= saturated ? 1 : 0 }
+        guard lit > 0, lit < width else { return nil }
+        histogram.update(repeating: 0)
+        for x in 0..<width where line[x] < saturated { histogram[Int(line[x])] += 1 }
         func percentile(_ tenths: Int) -> Int {
             let rank = (width - lit) * tenths / 10
             var level = 0
@@ -161,14 +151,69 @@ public struct FinderPatternGate: Sendable {
             }
             return level
         }
-        let paper = percentile(9)
+        let paper = UInt8(percentile(9))
         // Paper no lighter than ink among the other pixels: the paper itself is what is saturated (a clean print,
         // an overexposed page), and its pixels count as they are.
-        guard paper - percentile(1) >= paperOverInk else { return }
-        for x in 0..<width {
-            let pixel = Int(pixels[row + x])
-            prefix[x + 1] = prefix[x] + (pixel >= saturated ? paper : pixel)
+        guard Int(paper) - percentile(1) >= paperOverInk else { return nil }
+        for x in 0..<width { paperRow[x] = line[x] >= saturated ? paper : line[x] }
+        return UnsafeBufferPointer(rebasing: paperRow[0..<width])
+    }
+
+    /// A row's pixels as dark or light against the mean of the window `radius` pixels either side in `means` (the
+    /// row, or the row with its saturated pixels as paper: `withSaturatedAsPaper`), as runs of one colour: how many,
+    /// and whether the first is dark; run `i` is `edges[i]..<edges[i + 1]`, and its colour alternates from the
+    /// first's. Hysteresis: a pixel within `margin` of its window's mean keeps the colour before it, so sensor noise
+    /// on a flat wall does not break into runs.
+    static func runs(
+        _ row: UnsafeBufferPointer<UInt8>, means: UnsafeBufferPointer<UInt8>, radius: Int, margin: Int,
+        edges: UnsafeMutableBufferPointer<Int>
+    ) -> (count: Int, firstDark: Bool) {
+        let pixel = row.baseAddress!
+        let line = means.baseAddress!
+        let width = row.count
+        let ends = edges.baseAddress!
+        // Branch-free: in print and clothing the colour changes every few pixels, and a branch on it is mostly
+        // mispredicted. Each pixel writes itself as the next run's start, kept only when the colour changed there.
+        // Colours as 0 (light) and 1 (dark), in arithmetic: Swift's `||` and `&&` branch.
+        var previous = 0
+        var count = 1
+        ends[0] = 0
+        // The window's sum, slid along the row: pixel x's window is max(0, x - radius)..<min(width, x + radius + 1).
+        var sum = 0
+        for x in 0..<Swift.min(width, radius &+ 1) { sum &+= Int(line[x]) }
+        @inline(__always) func step(_ x: Int, window: Int) {
+            let difference = Int(pixel[x]) &* window &- sum
+            let band = margin &* window
+            // 1 where the pixel is below its window's mean by more than the band, or above it by more.
+            let darker = Int(bitPattern: UInt(bitPattern: difference &+ band) >> 63)
+            let lighter = Int(bitPattern: UInt(bitPattern: band &- difference) >> 63)
+            let next = darker | (previous & (lighter ^ 1))
+            ends[count] = x
+            count &+= next ^ previous
+            previous = next
         }
+        // The first pixel opens the first run.
+        step(0, window: Swift.min(width, radius &+ 1))
+        let firstDark = previous == 1
+        count = 1
+        // The window grows at the left edge, slides, and shrinks at the right (a row is over twice the window).
+        let grown = Swift.min(radius &+ 1, width)
+        let slid = Swift.max(grown, width &- radius)
+        for x in 1..<grown {
+            sum &+= Int(line[x &+ radius])
+            step(x, window: x &+ radius &+ 1)
+        }
+        let full = 2 &* radius &+ 1
+        for x in grown..<slid {
+            sum &+= Int(line[x &+ radius]) &- Int(line[x &- radius &- 1])
+            step(x, window: full)
+        }
+        for x in slid..<width {
+            sum &-= Int(line[x &- radius &- 1])
+            step(x, window: width &- x &+ radius)
+        }
+        ends[count] = width
+        return (count, firstDark)
     }
 
     /// Whether three of `finders` sit as the three finder patterns of one QR code: the same polarity, modules
@@ -217,18 +262,22 @@ public struct FinderPatternGate: Sendable {
     /// length in modules; nil when none is.
     static func corner(_ a: Finder, _ b: Finder, _ c: Finder) -> Finder? {
         let measured = (a.module + b.module + c.module) / 3
-        for (corner, p, q) in [(a, b, c), (b, a, c), (c, a, b)] {
+        // Each of the three in turn (called for every three of dozens of marks: no array of them).
+        func isCorner(_ corner: Finder, _ p: Finder, _ q: Finder) -> Bool {
             let u = p.centre - corner.centre
             let v = q.centre - corner.centre
             let (lu, lv) = ((u * u).sum().squareRoot(), (v * v).sum().squareRoot())
-            guard lu > 0, lv > 0 else { continue }
+            guard lu > 0, lv > 0 else { return false }
             let module = Finder.module(measured, alongSide: u / lu)
             guard min(lu, lv) >= 10 * module, max(lu, lv) <= 200 * module, max(lu, lv) <= 1.8 * min(lu, lv) else {
-                continue
+                return false
             }
             // cos 55° = 0.574
-            if abs((u * v).sum()) <= 0.574 * lu * lv { return corner }
+            return abs((u * v).sum()) <= 0.574 * lu * lv
         }
+        if isCorner(a, b, c) { return a }
+        if isCorner(b, a, c) { return b }
+        if isCorner(c, a, b) { return c }
         return nil
     }
 
@@ -262,17 +311,21 @@ public struct FinderPatternGate: Sendable {
     }
 
     /// Runs in 1:1:3:1:1, each one-module run within half a module of the unit, the centre within 1.5.
+    /// (Run lengths are pixels of one row: wrapping arithmetic cannot overflow, and is checked for none; this runs on
+    /// every run of every row.)
     static func isFinderRatio(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int) -> Bool {
-        let total = a + b + c + d + e
+        let total = a &+ b &+ c &+ d &+ e
         guard total >= 7 else { return false }
         return within(a, total, 1) && within(b, total, 1) && within(c, total, 3) && within(d, total, 1)
             && within(e, total, 1)
     }
 
     /// `run` is `modules`/7 of `total`, give or take half a module per module and half a pixel.
+    @inline(__always)
     private static func within(_ run: Int, _ total: Int, _ modules: Int) -> Bool {
         // |run - modules·total/7| <= modules·(total/7)/2 + 0.5, in integers (times 14).
-        abs(run * 14 - modules * total * 2) <= modules * total + 7
+        let off = run &* 14 &- modules &* total &* 2
+        return (off < 0 ? 0 &- off : off) <= modules &* total &+ 7
     }
 
     /// The column through (`x`, `y`) crosses the same pattern (runs in 1:1:3:1:1, 0.7 to 1.4 times as long as the
@@ -285,8 +338,9 @@ public struct FinderPatternGate: Sendable {
         guard isCentreColour(y) else { return nil }
         let limit = total * 2
         // Up: centre, then the other colour, then the centre colour again; the same down.
-        func runs(step: Int) -> [Int]? {
-            var lengths = [0, 0, 0]
+        func runs(step: Int) -> (Int, Int, Int)? {
+            // The runs' lengths, each in a register of its own (an indexed triple lives in memory).
+            var lengths = (0, 0, 0)
             var yy = y
             var phase = 0
             var travelled = 0
@@ -294,26 +348,28 @@ public struct FinderPatternGate: Sendable {
                 yy += step
                 travelled += 1
                 guard yy >= 0, yy < height, travelled <= limit else {
-                    return phase == 2 && lengths[2] > 0 ? lengths : nil
+                    return phase == 2 && lengths.2 > 0 ? lengths : nil
                 }
-                let same = isCentreColour(yy)
-                let wanted = phase % 2 == 0
-                if same == wanted {
-                    lengths[phase] += 1
+                if isCentreColour(yy) == (phase != 1) {
+                    switch phase {
+                    case 0: lengths.0 += 1
+                    case 1: lengths.1 += 1
+                    default: lengths.2 += 1
+                    }
                 } else {
                     phase += 1
-                    if phase < 3 { lengths[phase] = 1 }
+                    if phase == 1 { lengths.1 = 1 } else if phase == 2 { lengths.2 = 1 }
                 }
             }
             return lengths
         }
         guard let up = runs(step: -1), let down = runs(step: 1) else { return nil }
-        let centre = up[0] + 1 + down[0]
-        let sum = up[2] + up[1] + centre + down[1] + down[2]
-        guard isFinderRatio(up[2], up[1], centre, down[1], down[2]), sum * 10 >= total * 3, sum * 10 <= total * 35
+        let centre = up.0 + 1 + down.0
+        let sum = up.2 + up.1 + centre + down.1 + down.2
+        guard isFinderRatio(up.2, up.1, centre, down.1, down.2), sum * 10 >= total * 3, sum * 10 <= total * 35
         else { return nil }
         // The row that found it may be anywhere across the centre square: the middle of the column's centre run.
-        return (y + (down[0] - up[0]) / 2, sum * 10 < total * 7 || sum * 10 > total * 14)
+        return (y + (down.0 - up.0) / 2, sum * 10 < total * 7 || sum * 10 > total * 14)
     }
 }
 

@@ -158,6 +158,14 @@ struct DecoderTimingBench {
             let counts = set.map { gate.finderCount($0, stopAt: 50) }
             print("Finder gate, \(label): patterns found \(counts.sorted())")
         }
+        // The gate's own look, which every frame pays (at the limit the decoder looks with).
+        let looks = sets.map { label, set in
+            let ms = (0..<3).flatMap { _ in
+                set.map { frame in Stopwatch.milliseconds { _ = gate.finders(frame, stopAt: 64, aslant: true) } }
+            }
+            return "\(label) \(f3(ms.median)) / \(f3(ms.reduce(0, +) / Double(max(ms.count, 1))))"
+        }
+        print("The finder gate's look, median / mean ms per frame: " + looks.joined(separator: "; "))
         // What a frame costs is mostly whether the cascade went past its gate, and whether whole or the grids alone.
         var wholeCascade: [(label: String, frames: [GrayFrame])] = []
         for (label, set) in sets {
