@@ -12,10 +12,10 @@ extension PassImages {
         let square = squareFinders()
         let frame = working
         return TimingPattern.joinsTwo(of: square, in: frame) {
-            FinderPatternGate.quietSides(of: $0, by: .oneShade, in: frame) >= 1
+            FinderPatternGate.hasQuietSides(1, of: $0, by: .oneShade, in: frame)
         }
             || FinderPatternGate.formACode(square) {
-                FinderPatternGate.quietSides(of: $0, by: .oneShade, in: frame) >= 5
+                FinderPatternGate.hasQuietSides(5, of: $0, by: .oneShade, in: frame)
             }
     }
 
@@ -30,10 +30,10 @@ extension PassImages {
             finders.filter { finder in !read.contains { $0.covers(finder.centre) } }
         }
         return FinderPatternGate.formACode(outside(finders())) {
-            FinderPatternGate.quietSides(of: $0, by: .unmixed, in: frame) >= 4
+            FinderPatternGate.hasQuietSides(4, of: $0, by: .unmixed, in: frame)
         }
             || TimingPattern.joinsTwo(of: outside(squareFinders()), in: frame) {
-                FinderPatternGate.quietSides(of: $0, by: .unmixed, in: frame) >= 1
+                FinderPatternGate.hasQuietSides(1, of: $0, by: .unmixed, in: frame)
             }
     }
 

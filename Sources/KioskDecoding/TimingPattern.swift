@@ -39,16 +39,23 @@ enum TimingPattern {
         }
         var module = moduleAlong(side / length)
         // Neighbours: a version 1 code's finder centres are 14 modules apart, a version 40's 170.
+        // `accept` is asked first: the quiet zone past the marks is fewer samples than a timing pattern, and in
+        // clutter seldom there.
         if length >= 13 * module, length <= 180 * module {
             for inward in [normal, -normal] {
                 let inside = (a.centre + b.centre) / 2 + inward * (length / 2)
-                guard timing(from: a.centre, to: b.centre, inside: inside, module: module, in: image) else { continue }
+                var between: Bool?
                 for (corner, other) in [(a, b), (b, a)] {
                     let third = place(corner.centre + inward * length, near: finders, within: length / 5)
+                    guard accept(FinderTriangle(corner: corner.centre, p: other.centre, q: third, module: measured))
+                    else { continue }
+                    if between == nil {
+                        between = timing(from: a.centre, to: b.centre, inside: inside, module: module, in: image)
+                    }
+                    guard between == true else { break }
                     if timing(
                         from: corner.centre, to: third, inside: other.centre + inward * length, module: module,
-                        in: image),
-                        accept(FinderTriangle(corner: corner.centre, p: other.centre, q: third, module: measured))
+                        in: image)
                     {
                         return true
                     }
@@ -62,9 +69,9 @@ enum TimingPattern {
         let middle = (a.centre + b.centre) / 2
         for way in [normal, -normal] {
             let apex = place(middle + way * (length / 2), near: finders, within: length / 7)
-            if timing(from: apex, to: a.centre, inside: b.centre, module: module, in: image),
-                timing(from: apex, to: b.centre, inside: a.centre, module: module, in: image),
-                accept(FinderTriangle(corner: apex, p: a.centre, q: b.centre, module: measured))
+            if accept(FinderTriangle(corner: apex, p: a.centre, q: b.centre, module: measured)),
+                timing(from: apex, to: a.centre, inside: b.centre, module: module, in: image),
+                timing(from: apex, to: b.centre, inside: a.centre, module: module, in: image)
             {
                 return true
             }
