@@ -20,20 +20,27 @@ extension PassImages {
     }
 
     /// After a read, evidence of another code outside the codes `read` (a photo of several, two guests' phones):
-    /// three marks placed as a code's corners with its quiet zone past four of their six outer sides, or two square
-    /// marks with the code's timing patterns and its quiet zone past one side. Here the quiet zone need only be
-    /// unmixed (`QuietZone.unmixed`): a frame that showed one code shows codes, and a marker stroke or glare beside
-    /// the next must not hide it (BoofCV's bright-spot photos).
+    /// three marks placed as a code's corners, two of them square at least, with its quiet zone past four of their six
+    /// outer sides, or two square marks with the code's timing patterns and its quiet zone past two sides. Here the
+    /// quiet zone need only be unmixed (`QuietZone.unmixed`): a frame that showed one code shows codes, and a marker
+    /// stroke or glare beside the next must not hide it (BoofCV's bright-spot photos), nor one of its finder patterns'
+    /// squareness. Stripes, plaids and print beside a pass give three such marks far more often with one square mark
+    /// or none, and two joined ones with one quiet side (cluttered frames with a code: the cascade went on after the
+    /// read on 9 of 120 with any marks and one side, on 4 with these; BENCHMARKS.md).
     mutating func showsAnotherCode(outside read: [Sighting]) -> Bool {
         let frame = working
         func outside(_ finders: [Finder]) -> [Finder] {
             finders.filter { finder in !read.contains { $0.covers(finder.centre) } }
         }
-        return FinderPatternGate.formACode(outside(finders())) {
-            FinderPatternGate.hasQuietSides(4, of: $0, by: .unmixed, in: frame)
+        let square = outside(squareFinders())
+        func squareCorners(_ triangle: FinderTriangle) -> Int {
+            [triangle.corner, triangle.p, triangle.q].filter { point in square.contains { $0.centre == point } }.count
         }
-            || TimingPattern.joinsTwo(of: outside(squareFinders()), in: frame) {
-                FinderPatternGate.hasQuietSides(1, of: $0, by: .unmixed, in: frame)
+        return FinderPatternGate.formACode(outside(finders())) {
+            squareCorners($0) >= 2 && FinderPatternGate.hasQuietSides(4, of: $0, by: .unmixed, in: frame)
+        }
+            || TimingPattern.joinsTwo(of: square, in: frame) {
+                FinderPatternGate.hasQuietSides(2, of: $0, by: .unmixed, in: frame)
             }
     }
 

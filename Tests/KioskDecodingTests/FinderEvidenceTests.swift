@@ -107,4 +107,64 @@ import Testing
         #expect(FinderPatternGate.quietSides(of: Self.triangle, by: .oneShade, in: meshed) == 0)
         #expect(FinderPatternGate.quietSides(of: Self.triangle, by: .unmixed, in: meshed) == 6)
     }
+
+    @Test func quietSidesAreCountedOnlyAsFarAsTheAnswerNeeds() {
+        let amid = Self.code(amid: TestScenes.blocks)
+        for (frame, rule) in [
+            (KioskDecoderTests.scene, QuietZone.oneShade), (KioskDecoderTests.scene, .unmixed), (amid, .oneShade),
+        ] {
+            let quiet = FinderPatternGate.quietSides(of: Self.triangle, by: rule, in: frame)
+            for wanted in 1...6 {
+                #expect(
+                    FinderPatternGate.hasQuietSides(wanted, of: Self.triangle, by: rule, in: frame) == (quiet >= wanted)
+                )
+            }
+        }
+    }
+
+    /// After a read, three marks placed as a code's corners count as another code only when two of them at least are
+    /// square: beside the code read, three bare finder patterns with a quiet zone past them do, and so do they with
+    /// one pattern's diagonals run on past its outer ring (as a plaid's or a stripe's run on), but not with two so.
+    @Test func anotherCodeAfterAReadNeedsTwoOfItsThreeMarksSquare() throws {
+        let code = TestScenes.place(KioskDecoderTests.code.image, scale: 4, width: 320, height: 480)
+        let module = 5
+        let origins = [SIMD2(400, 90), SIMD2(525, 90), SIMD2(400, 215)]
+        // Three finder patterns 25 modules apart on a white page right of the code; `runOn` of them with their outer
+        // ring's four corners drawn on along the diagonals, a stroke a module wide to 5.5 modules from the centre
+        // both ways (rows and columns through the centres, and the quiet zone's samples, untouched).
+        func frame(runOn: [Int]) -> GrayFrame {
+            TestScenes.map(GrayFrame(width: 640, height: 480, fill: 255)) { x, y, _ in
+                if x < 320 { return code[x, y] }
+                for (index, origin) in origins.enumerated() {
+                    let (dx, dy) = (x - origin.x, y - origin.y)
+                    guard dx >= -2 * module, dx < 9 * module, dy >= -2 * module, dy < 9 * module else { continue }
+                    // Twice the distance from the pattern's centre, in pixels, across and down.
+                    let (ax, ay) = (abs(2 * dx + 1 - 7 * module), abs(2 * dy + 1 - 7 * module))
+                    if runOn.contains(index), abs(ax - ay) < 2 * module, min(ax, ay) >= 5 * module,
+                        max(ax, ay) < 11 * module
+                    {
+                        return 0
+                    }
+                    let ring = max(abs((dx + 2 * module) / module - 5), abs((dy + 2 * module) / module - 5))
+                    return ring <= 1 || ring == 3 ? 0 : 255
+                }
+                return 255
+            }
+        }
+        let plain = frame(runOn: [])
+        let read = try #require(ZXingReader().sightings(plain).first { $0.corners.allSatisfy { $0.x < 320 } })
+        func look(_ frame: GrayFrame) -> (square: Int, another: Bool) {
+            var images = PassImages(source: frame, maxSide: DecoderSettings().maxSide)
+            let square = images.squareFinders().filter { mark in
+                origins.contains { origin in
+                    let d = mark.centre - SIMD2(Double(origin.x), Double(origin.y)) - 3.5 * Double(module)
+                    return (d * d).sum() <= Double(module * module)
+                }
+            }
+            return (square.count, images.showsAnotherCode(outside: [read]))
+        }
+        #expect(look(plain) == (3, true))
+        #expect(look(frame(runOn: [1])) == (2, true))
+        #expect(look(frame(runOn: [1, 2])) == (1, false))
+    }
 }
