@@ -27,7 +27,8 @@ import KioskCore
 /// (`TimingPattern`) or three placed as a code's corners, with the code's quiet zone past them
 /// (`PassImages.showsACode`): a frame with nothing code-like in it costs the passes before the gate and that look,
 /// not the whole cascade. A frame with three marks placed as a code's corners and no more than that (glare, a bright
-/// spot, or print) gets the `resampled` passes only, which keep a grid only where its own timing patterns show. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
+/// spot, or print) gets the `resampled` passes only, which keep a grid only where its own timing patterns show and
+/// complete a code from two of its finder patterns only where both are square. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
 /// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
 ///
 /// Both engines report only codes whose error correction succeeded, and a code read again (the same payload where
@@ -99,6 +100,7 @@ public final class KioskDecoder: FrameDecoder {
                     // (`CodeGrid.measuresAsOne`): a code seen steeply aslant, which print and clothing rarely give.
                     guard FinderPatternGate.formACode(seen) || images.hasSteepCode() else { return [] }
                     gridsOnly = true
+                    images.cornerMarksOnly = true
                 }
             }
             if gridsOnly, pass.image != .resampled { continue }
@@ -251,6 +253,9 @@ struct PassImages {
     private var foundFinders: [Finder]?
     /// The square ones among `finders()` (`FinderPatternGate.isSquare`), once looked at.
     var squareMarks: [Finder]?
+    /// The frame showed no more evidence of a code than three marks placed as a code's corners (or a steep code's
+    /// three): its grids complete codes from two square marks only (`resampled`).
+    var cornerMarksOnly = false
     private var mendedCodes: [[(grid: CodeGrid, image: GrayFrame)]]?
     private var madeImages: [MadeImage: GrayFrame?] = [:]
 
@@ -326,9 +331,16 @@ struct PassImages {
             ? CodeGrid.triples(seen, limit: KioskDecoder.steepTriplesTried, steep: true, includingSquare: false) : []
         // Perspective (`CodeGrid.perspective`) only for the steep ones: the gate's own triples are placed about
         // square, and measuring each one's finder patterns cost a door in motion frames it had decided.
+        // Completions from two marks (a code's third finder pattern lost in glare or a bright spot): on a frame of
+        // only corner marks, from square ones (`FinderPatternGate.isSquare`) alone. Print and plaids there give dozens
+        // of marks, pairs of them joined by alternations, and a code's own finder patterns are square, blurred too
+        // (cluttered frames without a code: their grids 2.7 -> 1.3 ms each, the same reads on every public image and
+        // door scene; BENCHMARKS.md).
+        let completing =
+            cornerMarksOnly ? squareFinders().filter { mark in !read.contains { $0.covers(mark.centre) } } : upright
         let candidates =
             (CodeGrid.triples(upright, limit: KioskDecoder.gridsTried)
-            + CodeGrid.completed(upright, in: frame, limit: KioskDecoder.triplesCompleted)).map { ($0, false) }
+            + CodeGrid.completed(completing, in: frame, limit: KioskDecoder.triplesCompleted)).map { ($0, false) }
             + steep.map { ($0, true) }
         var grids: [(best: CodeGrid, timing: Double, fits: [CodeGrid])] = []
         func consider(_ triple: (Finder, Finder, Finder), inPerspective: Bool) {
