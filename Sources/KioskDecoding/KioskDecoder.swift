@@ -28,8 +28,9 @@ import KioskCore
 /// (`PassImages.showsACode`): a frame with nothing code-like in it costs the passes before the gate and that look,
 /// not the whole cascade. A frame with three marks placed as a code's corners and no more than that (glare, a bright
 /// spot, or print) gets the `resampled` passes only, which keep a grid only where its own timing patterns show and
-/// complete a code from two of its finder patterns only where both are square. If the frame was pre-scaled and no pass found anything, one last bare zbar scan runs on the frame
-/// at its own resolution (small codes in big photos), reported as found by `zbar:unscaled`.
+/// complete a code from two of its finder patterns only where both are square. If the frame was pre-scaled and no
+/// pass found anything, one last bare zbar scan runs on the frame at its own resolution (small codes in big photos),
+/// reported as found by `zbar:unscaled`.
 ///
 /// Both engines report only codes whose error correction succeeded, and a code read again (the same payload where
 /// one was read, `Sighting.isSameCode`) is kept once, so two engines never give one code twice; one payload at two
@@ -145,7 +146,7 @@ public final class KioskDecoder: FrameDecoder {
     static let findersForKeystoneTriples = 40
 
     /// Finder patterns the gate looks for at most (a frame of many codes needs no more to go on).
-    static let findersLooked = 64
+    public static let findersLooked = 64
 
     /// The capture loop's cheap look at an idle scene. With a gate in the cascade, the passes before it and the
     /// gate are that look, and a still frame with something code-like in it gets the rest (a pass laid still
@@ -336,8 +337,8 @@ struct PassImages {
         // of marks, pairs of them joined by alternations, and a code's own finder patterns are square, blurred too
         // (cluttered frames without a code: their grids 2.7 -> 1.3 ms each, the same reads on every public image and
         // door scene; BENCHMARKS.md).
-        let completing =
-            cornerMarksOnly ? squareFinders().filter { mark in !read.contains { $0.covers(mark.centre) } } : upright
+        let square = cornerMarksOnly ? squareFinders() : []
+        let completing = cornerMarksOnly ? upright.filter(square.contains) : upright
         let candidates =
             (CodeGrid.triples(upright, limit: KioskDecoder.gridsTried)
             + CodeGrid.completed(completing, in: frame, limit: KioskDecoder.triplesCompleted)).map { ($0, false) }

@@ -161,7 +161,11 @@ struct DecoderTimingBench {
         // The gate's own look, which every frame pays (at the limit the decoder looks with).
         let looks = sets.map { label, set in
             let ms = (0..<3).flatMap { _ in
-                set.map { frame in Stopwatch.milliseconds { _ = gate.finders(frame, stopAt: 64, aslant: true) } }
+                set.map { frame in
+                    Stopwatch.milliseconds {
+                        _ = gate.finders(frame, stopAt: KioskDecoder.findersLooked, aslant: true)
+                    }
+                }
             }
             return "\(label) \(f3(ms.median)) / \(f3(ms.reduce(0, +) / Double(max(ms.count, 1))))"
         }
