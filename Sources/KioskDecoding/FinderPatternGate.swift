@@ -330,6 +330,7 @@ public struct FinderPatternGate: Sendable {
 
     /// The column through (`x`, `y`) crosses the same pattern (runs in 1:1:3:1:1, 0.7 to 1.4 times as long as the
     /// row's, or aslant: 0.3 to 3.5 times, a pattern seen steeply aslant or far turned): the row of its centre, or nil.
+    /// One side of the column may show its outer ring only fainter than the threshold (`hasFaintRing`: glare).
     static func confirmedVertically(
         _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, x: Int, y: Int, darkCentre: Bool,
         threshold: Int, total: Int
@@ -338,7 +339,7 @@ public struct FinderPatternGate: Sendable {
         guard isCentreColour(y) else { return nil }
         let limit = total * 2
         // Up: centre, then the other colour, then the centre colour again; the same down.
-        func runs(step: Int) -> (Int, Int, Int)? {
+        func runs(step: Int) -> (lengths: (Int, Int, Int), phase: Int) {
             // The runs' lengths, each in a register of its own (an indexed triple lives in memory).
             var lengths = (0, 0, 0)
             var yy = y
@@ -348,7 +349,7 @@ public struct FinderPatternGate: Sendable {
                 yy += step
                 travelled += 1
                 guard yy >= 0, yy < height, travelled <= limit else {
-                    return phase == 2 && lengths.2 > 0 ? lengths : nil
+                    return (lengths, phase == 2 && lengths.2 > 0 ? 3 : phase)
                 }
                 if isCentreColour(yy) == (phase != 1) {
                     switch phase {
@@ -361,15 +362,32 @@ public struct FinderPatternGate: Sendable {
                     if phase == 1 { lengths.1 = 1 } else if phase == 2 { lengths.2 = 1 }
                 }
             }
-            return lengths
+            return (lengths, 3)
         }
-        guard let up = runs(step: -1), let down = runs(step: 1) else { return nil }
-        let centre = up.0 + 1 + down.0
+        let (upRuns, upPhase) = runs(step: -1)
+        let (downRuns, downPhase) = runs(step: 1)
+        // Both sides as a finder pattern's; or one side, the other's light ring going on past where its outer ring
+        // should be, and there a ring too faint for the threshold (`hasFaintRing`: glare across it), the pattern
+        // taken as the whole side's mirrored. A side that shows a ring of the wrong size is no finder pattern's.
+        guard upPhase >= 1, downPhase >= 1 else { return nil }
+        var (up, down) = (upRuns, downRuns)
+        if upPhase < 3 || downPhase < 3 {
+            guard upPhase == 3 || downPhase == 3 else { return nil }
+            let whole = upPhase == 3 ? upRuns : downRuns
+            guard
+                hasFaintRing(
+                    pixels, width: width, x: x, from: y, step: upPhase == 3 ? 1 : -1,
+                    centreRun: upPhase == 3 ? downRuns.0 : upRuns.0, module: max(1, (whole.1 + whole.2) / 2),
+                    darkCentre: darkCentre, within: 0..<height)
+            else { return nil }
+            (up, down) = (whole, whole)
+        }
+        let centre = upRuns.0 + 1 + downRuns.0
         let sum = up.2 + up.1 + centre + down.1 + down.2
         guard isFinderRatio(up.2, up.1, centre, down.1, down.2), sum * 10 >= total * 3, sum * 10 <= total * 35
         else { return nil }
         // The row that found it may be anywhere across the centre square: the middle of the column's centre run.
-        return (y + (down.0 - up.0) / 2, sum * 10 < total * 7 || sum * 10 > total * 14)
+        return (y + (downRuns.0 - upRuns.0) / 2, sum * 10 < total * 7 || sum * 10 > total * 14)
     }
 }
 

@@ -49,4 +49,36 @@ import Testing
         #expect(finders.count == 3, "\(finders.map(\.centre))")
         #expect(FinderPatternGate.formACode(finders))
     }
+
+    @Test func aFinderPatternWhoseOuterRingGlareWashesOutOnOneSideIsSeen() throws {
+        // A version 1 code of 6 px modules (ink 30, paper 200) with glare coming down onto its top left finder
+        // pattern from above: over the pattern's width the paper above it is 245 and its top outer ring only 140,
+        // lighter than the threshold its row sets; the column through its centre shows the pattern below the centre
+        // and, above it, one light run past the limit. As on a poster behind glass (BoofCV's glare photos), the ring
+        // is still darker than the light on either side of it.
+        let code = try QRCodeRenderer.render("GLARE", moduleSize: 1, quietZone: 4)
+        let placed = TestScenes.place(code.image, scale: 6, width: 640, height: 480)
+        // The code's 29 modules (quiet zone included) span 233 to 407 across and 153 to 327 down; its top left
+        // finder pattern 257 to 299 across, its top outer ring 177 to 183 down.
+        func scene(topRing: UInt8) -> GrayFrame {
+            TestScenes.map(placed) { x, y, value in
+                if (257..<299).contains(x) {
+                    if (100..<177).contains(y) { return 245 }
+                    if (177..<183).contains(y) { return topRing }
+                }
+                return value < 128 ? 30 : 200
+            }
+        }
+        // Its centre: 7.5 modules in from the corner.
+        let topLeft = SIMD2(233 + 6 * 7.5, 153 + 6 * 7.5)
+        func seesTopLeft(_ finders: [Finder]) -> Bool {
+            finders.contains { abs($0.centre.x - topLeft.x) <= 6 && abs($0.centre.y - topLeft.y) <= 6 }
+        }
+        let washed = FinderPatternGate().finders(scene(topRing: 140))
+        #expect(seesTopLeft(washed), "\(washed.map(\.centre))")
+        #expect(FinderPatternGate.formACode(washed))
+        // With no ring at all there (paper, as past the edge of print), no pattern.
+        let gone = FinderPatternGate().finders(scene(topRing: 200))
+        #expect(!seesTopLeft(gone), "\(gone.map(\.centre))")
+    }
 }
