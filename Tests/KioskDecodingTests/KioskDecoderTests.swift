@@ -305,9 +305,9 @@ import Testing
     @Test func aSecondCodeWithOneFinderWashedOutIsLookedForOnItsTimingPatterns() throws {
         // Left: the pass. Right: another code of 30 grey levels under a bright spot that hides its top-right finder
         // pattern from the gate: two marks outside the first code, not three, but the timing pattern between them
-        // is the gate's own evidence of a code, so the cascade goes on and a later pass reads it. (The spot is centred
-        // 20 px up and right of that pattern's centre: centred farther off, it left a faint outer ring, and the gate
-        // sees a pattern through that, `FinderPatternGate.hasFaintRing`.)
+        // is the gate's own evidence of a code, so the cascade goes on and a later pass reads it. (The spot is
+        // centred 20 px right of that pattern's centre and 30 px above it: centred farther off, it left a faint outer
+        // ring, and the gate sees a pattern through that, `FinderPatternGate.hasFaintRing`.)
         let pair = try Self.passBesideASecondCode(scale: 5) { x, y, value in
             let dx = Double(x) - 225
             let dy = Double(y) - 165
