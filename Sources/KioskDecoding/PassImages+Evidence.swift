@@ -26,7 +26,9 @@ extension PassImages {
     /// stroke or glare beside the next must not hide it (BoofCV's bright-spot photos), nor one of its finder patterns'
     /// squareness. Stripes, plaids and print beside a pass give three such marks far more often with one square mark
     /// or none, and two joined ones with one quiet side (cluttered frames with a code: the cascade went on after the
-    /// read on 9 of 120 with any marks and one side, on 4 with these; BENCHMARKS.md).
+    /// read on 9 of 120 with any marks and one side, on 4 with these; BENCHMARKS.md). The third mark may be one the
+    /// gate sees aslant (`Finder.isAslant`, counted otherwise for the grids only): a card seen at a slant beside the
+    /// one read shows its far finder pattern squashed across the rows (BoofCV's rotation photos; still 4 of 120).
     mutating func showsAnotherCode(outside read: [Sighting]) -> Bool {
         let frame = working
         func outside(_ finders: [Finder]) -> [Finder] {
@@ -36,12 +38,19 @@ extension PassImages {
         func squareCorners(_ triangle: FinderTriangle) -> Int {
             [triangle.corner, triangle.p, triangle.q].filter { point in square.contains { $0.centre == point } }.count
         }
-        return FinderPatternGate.formACode(outside(finders())) {
-            squareCorners($0) >= 2 && FinderPatternGate.hasQuietSides(4, of: $0, by: .unmixed, in: frame)
+        func isACode(_ triangle: FinderTriangle) -> Bool {
+            squareCorners(triangle) >= 2 && FinderPatternGate.hasQuietSides(4, of: triangle, by: .unmixed, in: frame)
         }
+        let placed =
+            FinderPatternGate.formACode(outside(finders()), accepting: isACode)
             || TimingPattern.joinsTwo(of: square, in: frame) {
                 FinderPatternGate.hasQuietSides(2, of: $0, by: .unmixed, in: frame)
             }
+        if placed { return true }
+        // Two square marks and an aslant one, in a look of their own: in the look above, an aslant mark at a fourth
+        // corner vetoed triples of upright marks (`formACode`'s lattice check; two BoofCV bright-spot codes lost).
+        let aslant = outside(allFinders().filter(\.isAslant))
+        return !aslant.isEmpty && FinderPatternGate.formACode(square + aslant, accepting: isACode)
     }
 
     /// The square ones among the marks the gate counts (`finders()`).

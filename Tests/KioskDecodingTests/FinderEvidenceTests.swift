@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskQRCode
 import Testing
 
 @testable import KioskDecoding
@@ -166,5 +167,33 @@ import Testing
         #expect(look(plain) == (3, true))
         #expect(look(frame(runOn: [1])) == (2, true))
         #expect(look(frame(runOn: [1, 2])) == (1, false))
+    }
+
+    @Test func anotherCodeAfterAReadMayShowOneOfItsFinderPatternsAslant() throws {
+        // Right of the pass: a card with a code, light on dark (which only a later pass reads), seen at a slant: the
+        // code's top left corner at the card's near bottom left, its top right corner far up, its bottom left corner
+        // near on the right. Its two near finder patterns are upright and square; the third, where the card slants
+        // most across the rows, is square but aslant (its column far shorter than its row), a mark the gate counts
+        // only for the grids. Beside a read it still places a code's third corner.
+        let other = try QRCodeRenderer.render("SECOND CODE", moduleSize: 1, quietZone: 4)
+        let card = TestScenes.drawn(
+            other.image, at: [SIMD2(380, 460), SIMD2(400, 170), SIMD2(620, 430), SIMD2(580, 170)], width: 640,
+            height: 480)
+        let pass = TestScenes.place(KioskDecoderTests.code.image, scale: 4, width: 320, height: 480)
+        let frame = TestScenes.map(card) { x, y, value in x < 320 ? pass[x, y] : 255 - value }
+        let read = ZXingReader().sightings(frame)
+        #expect(read.count == 1)
+        var images = PassImages(source: frame, maxSide: DecoderSettings().maxSide)
+        let marks = images.allFinders().filter { $0.centre.x > 330 }
+        let (near, far) = (SIMD2(441.0, 372.0), SIMD2(561.0, 361.0))
+        func at(_ point: SIMD2<Double>) -> (Finder) -> Bool {
+            { mark in ((mark.centre - point) * (mark.centre - point)).sum() <= 36 }
+        }
+        #expect(marks.contains { at(near)($0) && !$0.isAslant && FinderPatternGate.isSquare($0, in: frame) })
+        #expect(marks.contains { at(far)($0) && $0.isAslant && FinderPatternGate.isSquare($0, in: frame) })
+        let another = images.showsAnotherCode(outside: read)
+        #expect(another)
+        let found = KioskDecoder().decode(frame)
+        #expect(found.map(\.payload) == [KioskDecoderTests.payload, Array("SECOND CODE".utf8)])
     }
 }
