@@ -28,9 +28,10 @@ import KioskCore
 /// (`PassImages.showsACode`): a frame with nothing code-like in it costs the passes before the gate and that look,
 /// not the whole cascade. A frame with three marks placed as a code's corners and no more than that (glare, a bright
 /// spot, or print) gets the `resampled` passes only, which keep a grid only where its own timing patterns show and
-/// complete a code from two of its finder patterns only where both are square. If the frame was pre-scaled and no
-/// pass found anything, one last bare zbar scan runs on the frame at its own resolution (small codes in big photos),
-/// reported as found by `zbar:unscaled`.
+/// complete a code from two of its finder patterns only where both are square; once they read a code, evidence of
+/// another (below) gets it the passes it skipped. If the frame was pre-scaled and no pass found anything, one last
+/// bare zbar scan runs on the frame at its own resolution (small codes in big photos), reported as found by
+/// `zbar:unscaled`.
 ///
 /// Both engines report only codes whose error correction succeeded, and a code read again (the same payload where
 /// one was read, `Sighting.isSameCode`) is kept once, so two engines never give one code twice; one payload at two
@@ -78,6 +79,19 @@ public final class KioskDecoder: FrameDecoder {
         var found: [(sighting: Sighting, pass: String)] = []
         var gridsOnly = false
         passesTried.removeAll(keepingCapacity: true)
+        // Runs `pass`, keeps each code it reads that is new, and says whether the cascade goes on past it. Without a
+        // gate the first pass that reads anything is the answer. With one, the cascade goes on only on evidence of
+        // another code outside those read (`PassImages.showsAnotherCode`; BoofCV photos of several codes: 7 more codes
+        // of 726, BENCHMARKS.md).
+        func goesOn(after pass: DecoderSettings.Pass) -> Bool {
+            passesTried.append(pass)
+            let sightings = run(pass, on: &images, besides: found.map(\.sighting))
+            for sighting in sightings where !found.contains(where: { $0.sighting.isSameCode(as: sighting) }) {
+                found.append((sighting, pass.description))
+            }
+            return sightings.isEmpty
+                || settings.gatedFrom != nil && images.showsAnotherCode(outside: found.map(\.sighting))
+        }
         for (index, pass) in settings.passes.enumerated() {
             if index == settings.gatedFrom, found.isEmpty {
                 // Before any read, the evidence of a code (`PassImages.showsACode`): finder patterns that are square,
@@ -105,16 +119,18 @@ public final class KioskDecoder: FrameDecoder {
                 }
             }
             if gridsOnly, pass.image != .resampled { continue }
-            passesTried.append(pass)
-            let sightings = run(pass, on: &images, besides: found.map(\.sighting))
-            for sighting in sightings where !found.contains(where: { $0.sighting.isSameCode(as: sighting) }) {
-                found.append((sighting, pass.description))
+            guard goesOn(after: pass) else { break }
+        }
+        // A frame of only corner marks whose grids read a code is a frame of codes, not print: on evidence of another
+        // code outside those read, it gets the passes it skipped, in their order (BoofCV `blurred/image026`: a second
+        // code blur keeps from the grids that the thresholded pass reads). Print and clothing give the grids nothing
+        // to read, so frames without a code pay nothing more.
+        if gridsOnly, let gate = settings.gatedFrom, !found.isEmpty,
+            images.showsAnotherCode(outside: found.map(\.sighting))
+        {
+            for pass in settings.passes[gate...] where pass.image != .resampled {
+                guard goesOn(after: pass) else { break }
             }
-            guard !sightings.isEmpty else { continue }
-            // Without a gate the first pass that reads anything is the answer. With one, the cascade goes on only
-            // on evidence of another code outside those read (`PassImages.showsAnotherCode`; BoofCV photos of
-            // several codes: 7 more codes of 726, BENCHMARKS.md).
-            guard settings.gatedFrom != nil, images.showsAnotherCode(outside: found.map(\.sighting)) else { break }
         }
         if found.isEmpty, images.isPreScaled {
             return Self.unique(zbar.sightings(frame), foundBy: "zbar:unscaled")

@@ -321,6 +321,32 @@ import Testing
         #expect(found.first?.foundBy == "zxing:full")
     }
 
+    @Test func aFrameOfOnlyCornerMarksThatReadsACodeGetsTheWholeCascadeOnEvidenceOfAnother() throws {
+        // Left: a dim code (ink 5, paper 60, 8 px modules) with a white marker mesh over the paper around it (the
+        // quiet zone is not one shade: no evidence of a code before a read, only three marks placed as a code's
+        // corners), which the grids read. Right: a light-on-dark card at a slant, which only the inverted pass reads.
+        // The grids' read shows the frame holds codes, and the card's marks are evidence of another: the passes a
+        // frame of only corner marks skips run after the grids.
+        let left = try QRCodeRenderer.render("THIRD CODE", moduleSize: 1, quietZone: 4)
+        let placed = TestScenes.place(left.image, scale: 8, width: 320, height: 480)
+        // The code's 21 modules span 76 to 244 across and 156 to 324 down; the mesh reaches 26 px past them.
+        let other = try QRCodeRenderer.render("SECOND CODE", moduleSize: 1, quietZone: 4)
+        let card = TestScenes.drawn(
+            other.image, at: [SIMD2(380, 460), SIMD2(400, 170), SIMD2(620, 430), SIMD2(580, 170)], width: 640,
+            height: 480)
+        let frame = TestScenes.map(card) { x, y, value in
+            guard x < 320 else { return 255 - value }
+            let inCode = (76..<244).contains(x) && (156..<324).contains(y)
+            let nearCode = (50..<270).contains(x) && (130..<350).contains(y)
+            if !inCode, nearCode, x % 8 < 3 || y % 8 < 3 { return 255 }
+            return placed[x, y] < 128 ? 5 : 60
+        }
+        let found = decoder.decode(frame)
+        #expect(found.map(\.payload) == [Array("THIRD CODE".utf8), Array("SECOND CODE".utf8)])
+        #expect(found.map(\.foundBy) == ["zbar:resampled", "zxing:inverted"])
+        #expect(decoder.passesTried.prefix(3) == [.zxing(.full), .zbar(.resampled), .zxing(.resampled)])
+    }
+
     /// A 640x480 frame: the pass at 4 px per module on the left half, and on the right half a code of "SECOND CODE"
     /// at `scale` px per module, each of its pixels through `right(x, y, value)` (x, y within the right half).
     static func passBesideASecondCode(scale: Double, _ right: (Int, Int, UInt8) -> UInt8) throws -> GrayFrame {
