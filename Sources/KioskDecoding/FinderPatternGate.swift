@@ -45,7 +45,7 @@ public struct FinderPatternGate: Sendable {
         guard width >= 21, height >= 21 else { return [] }
         let radius = max(6, min(width, height) / 20)
         let margin = 3
-        var found: [(x: Int, y: Int, unit: Int, total: Int, dark: Bool, aslant: Bool)] = []
+        var found: [(x: Int, y: Int, unit: Int, total: Int, dark: Bool, aslant: Bool, faint: Bool)] = []
         var upright = 0
         // Scratch space for one look, reused row by row (rows are 30 frames a second): unchecked buffers, the
         // inner loop runs on every other pixel row of every frame.
@@ -85,12 +85,15 @@ public struct FinderPatternGate: Sendable {
                     let lo = max(0, centreX - radius)
                     let hi = min(width, centreX + radius + 1)
                     guard
-                        let (centreY, isAslant) = Self.confirmedVertically(
+                        let (centreY, isAslant, isFaint) = Self.confirmedVertically(
                             pixels, width: width, height: height, x: centreX, y: y, darkCentre: darkCentre,
                             threshold: line[lo..<hi].reduce(0) { $0 + Int($1) } / (hi - lo), total: total),
                         aslant || !isAslant
                     else { continue }
-                    let mark = (x: centreX, y: centreY, unit: unit, total: total, dark: darkCentre, aslant: isAslant)
+                    let mark = (
+                        x: centreX, y: centreY, unit: unit, total: total, dark: darkCentre, aslant: isAslant,
+                        faint: isFaint
+                    )
                     if let same = found.firstIndex(where: {
                         abs($0.x - centreX) <= 3 * unit && abs($0.y - centreY) <= 3 * unit
                     }) {
@@ -110,7 +113,7 @@ public struct FinderPatternGate: Sendable {
         return found.map {
             Finder(
                 centre: SIMD2(Double($0.x) * scale + scale / 2, Double($0.y) * scale + scale / 2),
-                module: Double($0.total) / 7 * scale, darkCentre: $0.dark, isAslant: $0.aslant)
+                module: Double($0.total) / 7 * scale, darkCentre: $0.dark, isAslant: $0.aslant, isFaint: $0.faint)
         }
     }
 
@@ -334,7 +337,7 @@ public struct FinderPatternGate: Sendable {
     static func confirmedVertically(
         _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, x: Int, y: Int, darkCentre: Bool,
         threshold: Int, total: Int
-    ) -> (centre: Int, aslant: Bool)? {
+    ) -> (centre: Int, aslant: Bool, faint: Bool)? {
         func isCentreColour(_ y: Int) -> Bool { (Int(pixels[y * width + x]) < threshold) == darkCentre }
         guard isCentreColour(y) else { return nil }
         let limit = total * 2
@@ -387,7 +390,9 @@ public struct FinderPatternGate: Sendable {
         guard isFinderRatio(up.2, up.1, centre, down.1, down.2), sum * 10 >= total * 3, sum * 10 <= total * 35
         else { return nil }
         // The row that found it may be anywhere across the centre square: the middle of the column's centre run.
-        return (y + (downRuns.0 - upRuns.0) / 2, sum * 10 < total * 7 || sum * 10 > total * 14)
+        return (
+            y + (downRuns.0 - upRuns.0) / 2, sum * 10 < total * 7 || sum * 10 > total * 14, upPhase < 3 || downPhase < 3
+        )
     }
 }
 
@@ -402,6 +407,9 @@ public struct Finder: Equatable, Sendable {
     /// such marks count for the grids only (`CodeGrid`), not as the gate's evidence, which print and clothing give
     /// more of.
     public var isAslant: Bool
+    /// Seen through an outer ring fainter than the threshold on one side (`FinderPatternGate.hasFaintRing`: glare):
+    /// not counted among the marks that make a frame busy (`PassImages.resampled`).
+    public var isFaint: Bool
 
     /// The module of a code whose side runs along `direction` (a unit vector), from `measured`, a module as the
     /// gate measures it across a row and a column: those cross a turned code's pattern aslant, so its 7 modules
@@ -410,10 +418,13 @@ public struct Finder: Equatable, Sendable {
         measured * max(abs(direction.x), abs(direction.y))
     }
 
-    public init(centre: SIMD2<Double>, module: Double, darkCentre: Bool, isAslant: Bool = false) {
+    public init(
+        centre: SIMD2<Double>, module: Double, darkCentre: Bool, isAslant: Bool = false, isFaint: Bool = false
+    ) {
         self.centre = centre
         self.module = module
         self.darkCentre = darkCentre
         self.isAslant = isAslant
+        self.isFaint = isFaint
     }
 }

@@ -343,8 +343,11 @@ struct PassImages {
         // far from square, the marks seen steeply aslant too (`Finder.isAslant`, which blur and print give by the
         // dozen: a cluttered frame's triples would cost more than all the passes).
         let upright = seen.filter { !$0.isAslant }
+        // How busy the frame is, by its marks: those seen through a faint ring (glare) not counted, as one more mark
+        // in a tilted code's blur took a door scene over the keystone triples' limit (BENCHMARKS.md).
+        let marks = seen.count { !$0.isFaint }
         let steep =
-            seen.count <= KioskDecoder.findersForSteepTriples
+            marks <= KioskDecoder.findersForSteepTriples
             ? CodeGrid.triples(seen, limit: KioskDecoder.steepTriplesTried, steep: true, includingSquare: false) : []
         // Perspective (`CodeGrid.perspective`) only for the steep ones: the gate's own triples are placed about
         // square, and measuring each one's finder patterns cost a door in motion frames it had decided.
@@ -388,7 +391,7 @@ struct PassImages {
         // Last, in a frame of any number of marks, a code tilted far away (its near finder pattern's modules over
         // twice its far one's, which no triple above pairs): three marks whose sides, measured along them, count as
         // many modules (`CodeGrid.keystoneTriples`).
-        if grids.count < KioskDecoder.gridsTried, seen.count <= KioskDecoder.findersForKeystoneTriples {
+        if grids.count < KioskDecoder.gridsTried, marks <= KioskDecoder.findersForKeystoneTriples {
             for triple in CodeGrid.keystoneTriples(seen, in: frame, limit: KioskDecoder.keystoneTriplesTried)
             where grids.count < KioskDecoder.gridsTried {
                 consider(triple, inPerspective: true)

@@ -76,6 +76,8 @@ import Testing
         }
         let washed = FinderPatternGate().finders(scene(topRing: 140))
         #expect(seesTopLeft(washed), "\(washed.map(\.centre))")
+        // Marked as seen through a faint ring (not counted among the marks that make a frame busy); the others not.
+        #expect(washed.allSatisfy { $0.isFaint == seesTopLeft([$0]) })
         #expect(FinderPatternGate.formACode(washed))
         // With no ring at all there (paper, as past the edge of print), no pattern.
         let gone = FinderPatternGate().finders(scene(topRing: 200))
