@@ -98,6 +98,12 @@ public struct FinderPatternGate: Sendable {
                         abs($0.x - centreX) <= 3 * unit && abs($0.y - centreY) <= 3 * unit
                     }) {
                         // A pattern first met aslant on a row across its edge, then upright through its centre.
+                        // Or first through a faint ring (`hasFaintRing`), then with both sides of its column closed:
+                        // the closed one kept, counted once.
+                        if found[same].faint, !found[same].aslant, !isFaint, !isAslant {
+                            found[same] = mark
+                            continue
+                        }
                         guard found[same].aslant, !isAslant else { continue }
                         found[same] = mark
                     } else {

@@ -78,6 +78,8 @@ public final class KioskDecoder: FrameDecoder {
         var images = PassImages(source: frame, maxSide: settings.maxSide)
         var found: [(sighting: Sighting, pass: String)] = []
         var gridsOnly = false
+        // The cascade stopped after a read that showed no other code.
+        var stopped = false
         passesTried.removeAll(keepingCapacity: true)
         // Runs `pass`, keeps each code it reads that is new, and says whether the cascade goes on past it. Without a
         // gate the first pass that reads anything is the answer. With one, the cascade goes on only on evidence of
@@ -119,15 +121,17 @@ public final class KioskDecoder: FrameDecoder {
                 }
             }
             if gridsOnly, pass.image != .resampled { continue }
-            guard goesOn(after: pass) else { break }
+            guard goesOn(after: pass) else {
+                stopped = true
+                break
+            }
         }
         // A frame of only corner marks whose grids read a code is a frame of codes, not print: on evidence of another
         // code outside those read, it gets the passes it skipped, in their order (BoofCV `blurred/image026`: a second
         // code blur keeps from the grids that the thresholded pass reads). Print and clothing give the grids nothing
-        // to read, so frames without a code pay nothing more.
-        if gridsOnly, let gate = settings.gatedFrom, !found.isEmpty,
-            images.showsAnotherCode(outside: found.map(\.sighting))
-        {
+        // to read, so frames without a code pay nothing more. The evidence was asked after the grids' last read (not
+        // stopped: there was some), and nothing was read since.
+        if gridsOnly, !stopped, let gate = settings.gatedFrom, !found.isEmpty {
             for pass in settings.passes[gate...] where pass.image != .resampled {
                 guard goesOn(after: pass) else { break }
             }

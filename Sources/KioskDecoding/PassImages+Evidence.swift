@@ -41,16 +41,22 @@ extension PassImages {
         func isACode(_ triangle: FinderTriangle) -> Bool {
             squareCorners(triangle) >= 2 && FinderPatternGate.hasQuietSides(4, of: triangle, by: .unmixed, in: frame)
         }
-        let placed =
+        let fromUprightMarks =
             FinderPatternGate.formACode(outside(finders()), accepting: isACode)
             || TimingPattern.joinsTwo(of: square, in: frame) {
                 FinderPatternGate.hasQuietSides(2, of: $0, by: .unmixed, in: frame)
             }
-        if placed { return true }
+        if fromUprightMarks { return true }
         // Two square marks and an aslant one, in a look of their own: in the look above, an aslant mark at a fourth
         // corner vetoed triples of upright marks (`formACode`'s lattice check; two BoofCV bright-spot codes lost).
+        // Triples of three square marks were the look above's: only those with an aslant corner are asked here, the
+        // cheap question first.
         let aslant = outside(allFinders().filter(\.isAslant))
-        return !aslant.isEmpty && FinderPatternGate.formACode(square + aslant, accepting: isACode)
+        guard !aslant.isEmpty else { return false }
+        return FinderPatternGate.formACode(square + aslant) { triangle in
+            [triangle.corner, triangle.p, triangle.q].contains { point in aslant.contains { $0.centre == point } }
+                && isACode(triangle)
+        }
     }
 
     /// The square ones among the marks the gate counts (`finders()`).
