@@ -15,21 +15,37 @@ extension CodeGrid {
 
     /// The code's modules (row by row, true dark) mended by its error correction from `greys` against each of
     /// `thresholds` in turn (`thresholds(of:)`), or nil when the format information is not found within three
-    /// bits of a valid one or a block cannot be mended.
-    func mended(from greys: [Double], thresholds: [[Double]]) -> [Bool]? {
+    /// bits of a valid one or a block cannot be mended. Without `erasures`, with errors only, as the engines mend.
+    func mended(from greys: [Double], thresholds: [[Double]], erasures: Bool = true) -> [Bool]? {
         guard let layout = QRSymbolLayout.of(dimension: dimension), greys.count == dimension * dimension else {
             return nil
         }
         for threshold in thresholds where threshold.count == greys.count {
-            // How dark each module is in the code's colours: above 0 dark, and the farther the surer.
-            let darkness = greys.indices.map { darkOnLight ? threshold[$0] - greys[$0] : greys[$0] - threshold[$0] }
-            if let modules = Self.mended(darkness, layout) { return modules }
+            if let modules = Self.mended(darkness(greys, threshold), layout, erasures: erasures) { return modules }
         }
         return nil
     }
 
-    private static func mended(_ darkness: [Double], _ layout: QRSymbolLayout) -> [Bool]? {
-        let dimension = layout.dimension
+    /// How far (in bits) the format information read from `greys` against the nearest of `thresholds` lies from
+    /// a valid word, at best over its two copies; 15 when there is no layout of this dimension.
+    func formatDistance(_ greys: [Double], thresholds: [[Double]]) -> Int {
+        guard let layout = QRSymbolLayout.of(dimension: dimension), greys.count == dimension * dimension else {
+            return 15
+        }
+        return thresholds.filter { $0.count == greys.count }.map {
+            Self.format(darkness(greys, $0), layout)?.distance ?? 15
+        }.min() ?? 15
+    }
+
+    /// How dark each module is in the code's colours: above 0 dark, and the farther the surer.
+    private func darkness(_ greys: [Double], _ threshold: [Double]) -> [Double] {
+        greys.indices.map { darkOnLight ? threshold[$0] - greys[$0] : greys[$0] - threshold[$0] }
+    }
+
+    /// The valid format word nearest either copy read from `darkness`, within three bits.
+    private static func format(
+        _ darkness: [Double], _ layout: QRSymbolLayout
+    ) -> (distance: Int, level: QRSymbolLayout.Level, mask: Int, word: Int)? {
         let (first, second) = layout.formatModules
         func word(_ modules: [Int]) -> Int {
             modules.enumerated().reduce(0) { $0 | (darkness[$1.element] > 0 ? 1 << $1.offset : 0) }
@@ -40,7 +56,12 @@ extension CodeGrid {
             let distance = read.map { ($0 ^ valid.word).nonzeroBitCount }.min() ?? 15
             if distance < format?.distance ?? 4 { format = (distance, valid.level, valid.mask, valid.word) }
         }
-        guard let (_, level, mask, formatWord) = format else { return nil }
+        return format
+    }
+
+    private static func mended(_ darkness: [Double], _ layout: QRSymbolLayout, erasures: Bool) -> [Bool]? {
+        let dimension = layout.dimension
+        guard let (_, level, mask, formatWord) = format(darkness, layout) else { return nil }
         let count = layout.codewordCount
         var codewords = [UInt8](repeating: 0, count: count)
         var sureness = [Double](repeating: .infinity, count: count)
@@ -57,7 +78,7 @@ extension CodeGrid {
             guard
                 let fixed = mend(
                     block.map { codewords[$0] }, sureness: block.map { sureness[$0] },
-                    checkCount: layout.checkCount(level), protection: layout.protection(level))
+                    checkCount: layout.checkCount(level), protection: layout.protection(level), erasures: erasures)
             else { return nil }
             for (i, index) in block.enumerated() { mended[index] = fixed[i] }
         }
@@ -67,8 +88,13 @@ extension CodeGrid {
     /// One block mended: with errors only, as the engines do, then with the least sure codewords erased, as many
     /// as the check codewords allow with `spareWithErasures` left over and fewer in turn (two at a time: each
     /// erasure given back leaves room for half an error).
-    static func mend(_ block: [UInt8], sureness: [Double], checkCount: Int, protection: Int) -> [UInt8]? {
+    static func mend(
+        _ block: [UInt8], sureness: [Double], checkCount: Int, protection: Int, erasures: Bool = true
+    ) -> [UInt8]? {
         let syndromes = ReedSolomon.syndromes(of: block, checkCount: checkCount)
+        guard erasures else {
+            return ReedSolomon.corrected(block, checkCount: checkCount, spare: protection, syndromes: syndromes)
+        }
         if let fixed = ReedSolomon.corrected(block, checkCount: checkCount, syndromes: syndromes) {
             return fixed
         }

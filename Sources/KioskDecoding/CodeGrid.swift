@@ -320,10 +320,23 @@ struct CodeGrid {
         return greys
     }
 
-    /// The code mended by its own error correction (`mended`) and drawn again whole, or nil when it cannot be.
-    func mendedCode(in frame: GrayFrame) -> GrayFrame? {
+    /// The code mended by its own error correction (`mended`) and drawn again whole, with the grid it was read
+    /// on: this one or, where this one's format information reads and its blocks do not mend, this one with its
+    /// far corner moved (`movingFarCorner`, a curved code); nil when it cannot be.
+    func mendedCode(in frame: GrayFrame) -> (grid: CodeGrid, image: GrayFrame)? {
         let greys = greys(in: frame)
-        return mended(from: greys, thresholds: thresholds(of: greys)).map(drawn)
+        let thresholds = thresholds(of: greys)
+        if let modules = mended(from: greys, thresholds: thresholds) { return (self, drawn(modules)) }
+        guard formatDistance(greys, thresholds: thresholds) <= Self.farCornerFormatDistance else { return nil }
+        for moved in farCornersMoved(in: frame, levels: thresholds[0]) {
+            let movedGreys = moved.greys(in: frame)
+            if let modules = moved.mended(
+                from: movedGreys, thresholds: moved.thresholds(of: movedGreys), erasures: false)
+            {
+                return (moved, moved.drawn(modules))
+            }
+        }
+        return nil
     }
 
     /// Each module's threshold, four ways: the mean of the modules around it (windows of 7, 5 and 11 modules

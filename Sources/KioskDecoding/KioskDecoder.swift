@@ -401,7 +401,7 @@ struct PassImages {
                 consider(triple, inPerspective: true)
             }
         }
-        let codes = grids.map { code in code.fits.compactMap { grid in grid.mendedCode(in: frame).map { (grid, $0) } } }
+        let codes = grids.map { code in code.fits.compactMap { grid in grid.mendedCode(in: frame) } }
         mendedCodes = codes
         return codes
     }

@@ -1,0 +1,124 @@
+import Foundation
+import KioskCore
+import KioskQRCode
+import Testing
+
+@testable import KioskDecoding
+
+/// A pass on a curved surface (a sticker on a can, a card bent in a hand): its three finder patterns place its top
+/// and left sides, its timing patterns show, but its far part lies off any flat grid through them.
+@Suite struct CurvedCodeTests {
+    static let text = "PASS-7"
+    /// The code at one pixel per module, without a quiet zone.
+    static let code = try! QRCodeRenderer.render(text, moduleSize: 1, quietZone: 0)
+
+    /// `code` (one pixel per module, no quiet zone) printed on a card `module` pixels a module, turned `turn` degrees,
+    /// centred in a 640×480 frame on a dark table, its far corner curled up towards the camera by `curl` modules
+    /// (each point moved out along the card's diagonal by curl × (u / n)² × (v / n)², so the finder patterns stay where
+    /// they were and the far corner moves most). Each pixel the mean of 2×2 samples, with sensor-like noise.
+    static func curled(_ code: GrayFrame, module: Double, turn: Double, curl: Double) -> GrayFrame {
+        let n = Double(code.width)
+        let (c, s) = (cos(turn * .pi / 180), sin(turn * .pi / 180))
+        let centre = SIMD2(320.0, 240.0)
+        func seen(_ p: SIMD2<Double>) -> SIMD2<Double> {
+            let (u, v) = (min(max(p.x, 0), n + 4) / n, min(max(p.y, 0), n + 4) / n)
+            let bend = curl * u * u * v * v
+            let q = (p + SIMD2(bend, bend) / 2.squareRoot() - n / 2) * module
+            return centre + SIMD2(c * q.x - s * q.y, s * q.x + c * q.y)
+        }
+        // The card's box in the frame, from its outline: the table elsewhere.
+        let outline = (0...40).flatMap { i -> [SIMD2<Double>] in
+            let t = Double(i) / 40 * (n + 8) - 4
+            return [SIMD2(t, -4), SIMD2(t, n + 4), SIMD2(-4, t), SIMD2(n + 4, t)].map(seen)
+        }
+        let (xs, ys) = (outline.map(\.x), outline.map(\.y))
+        var frame = GrayFrame(width: 640, height: 480, fill: 50)
+        var state: UInt64 = 5
+        for y in max(0, Int(ys.min()!) - 1)..<min(480, Int(ys.max()!) + 2) {
+            for x in max(0, Int(xs.min()!) - 1)..<min(640, Int(xs.max()!) + 2) {
+                var sum = 0.0
+                for sub in 0..<4 {
+                    let point = SIMD2(Double(x) + (Double(sub % 2) + 0.5) / 2, Double(y) + (Double(sub / 2) + 0.5) / 2)
+                    // The card point seen here, by Newton's method (the curl's Jacobian is I + e gᵀ: e the
+                    // diagonal, g the bend's gradient, inverted by Sherman–Morrison).
+                    var p = SIMD2(n / 2, n / 2)
+                    for _ in 0..<6 {
+                        let off = seen(p) - point
+                        let back = SIMD2(c * off.x + s * off.y, -s * off.x + c * off.y) / module
+                        let inside = p.x > 0 && p.y > 0 && p.x < n + 4 && p.y < n + 4
+                        let (u, v) = (p.x / n, p.y / n)
+                        let g = inside ? curl * SIMD2(2 * u * v * v, 2 * u * u * v) / n : SIMD2(0, 0)
+                        let e = SIMD2(1.0, 1.0) / 2.squareRoot()
+                        p -= back - e * (g * back).sum() / (1 + (g * e).sum())
+                    }
+                    let (column, row) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+                    let miss = seen(p) - point
+                    if (miss * miss).sum() > 0.01 {
+                        sum += 50
+                    } else if p.x >= 0, p.y >= 0, column < code.width, row < code.height {
+                        sum += code[column, row] < 128 ? 35 : 205
+                    } else if p.x > -4, p.y > -4, p.x < n + 4, p.y < n + 4 {
+                        sum += 205
+                    } else {
+                        sum += 50
+                    }
+                }
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                frame[x, y] = TestScenes.pixel(sum / 4 + Double(Int(state >> 62) - 2))
+            }
+        }
+        return frame
+    }
+
+    /// The pass's one grid from the gate's three finder patterns.
+    static func grid(in frame: GrayFrame) throws -> CodeGrid {
+        var images = PassImages(source: frame, maxSide: 1280)
+        let triple = try #require(CodeGrid.triples(images.allFinders(), limit: 1).first)
+        let grid = CodeGrid.grid(topLeft: triple.0, topRight: triple.1, bottomLeft: triple.2, in: images.working)
+        return try #require(grid)
+    }
+
+    @Test func aPassWithItsFarCornerCurledIsReadFromItsGridWithTheCornerMoved() throws {
+        #expect(Self.code.version == 1)
+        let frame = Self.curled(Self.code.image, module: 8, turn: 20, curl: 6)
+        // Neither engine reads it (each expectation on values, not on the frame, which would print whole).
+        let (zbarRead, zxingRead) = (ZBarScanner().scan(frame), ZXingReader().scan(frame))
+        #expect(zbarRead.isEmpty)
+        #expect(zxingRead.isEmpty)
+        let grid = try Self.grid(in: frame)
+        let timing = grid.timingScore(in: frame)
+        #expect(timing > 0.9)
+        // The flat grid through the three finder patterns: its format information reads, its block does not mend.
+        let greys = grid.greys(in: frame)
+        let thresholds = grid.thresholds(of: greys)
+        #expect(grid.formatDistance(greys, thresholds: thresholds) == 0)
+        #expect(grid.mended(from: greys, thresholds: thresholds) == nil)
+        // With its far corner moved out towards where the curl took it, it mends.
+        let mendedCode = grid.mendedCode(in: frame)
+        let mended = try #require(mendedCode)
+        let far = Double(grid.dimension) - 3.5
+        let moved = mended.grid.toFrame(SIMD2(far, far)) - grid.toFrame(SIMD2(far, far))
+        #expect((moved * moved).sum().squareRoot() >= grid.moduleSize / 2)
+        let decoded = KioskDecoder().decode(frame)
+        #expect(decoded.map(\.payload) == [Array(Self.text.utf8)])
+        #expect(decoded.first?.foundBy.hasSuffix("resampled") == true)
+    }
+
+    @Test func aCodeWhoseDataIsTornAwayIsNotMendedIntoAnotherByMovingItsCorner() throws {
+        // The same curled pass with the data beyond its finder and format modules painted over with random
+        // blocks: its format information still reads, so the far corner is moved, and no move mends it.
+        let n = Self.code.image.width
+        let torn = TestScenes.map(Self.code.image) { x, y, value in
+            x > 9 && y > 9 ? (TestScenes.blocks(x * 5, y * 5) < 128 ? 0 : 255) : value
+        }
+        let frame = Self.curled(torn, module: 8, turn: 20, curl: 6)
+        let grid = try Self.grid(in: frame)
+        #expect(grid.dimension == n)
+        let greys = grid.greys(in: frame)
+        #expect(grid.formatDistance(greys, thresholds: grid.thresholds(of: greys)) <= CodeGrid.farCornerFormatDistance)
+        let mendedCode = grid.mendedCode(in: frame)
+        #expect(mendedCode == nil)
+        let decoded = KioskDecoder().decode(frame)
+        #expect(decoded.isEmpty)
+    }
+}
