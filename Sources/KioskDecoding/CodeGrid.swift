@@ -303,8 +303,9 @@ struct CodeGrid {
     /// Where in a module `greys` samples it: its centre and four points a fifth of a module from it.
     private static let samplesInModule = [SIMD2(0.0, 0), SIMD2(-0.2, 0), SIMD2(0.2, 0), SIMD2(0, -0.2), SIMD2(0, 0.2)]
 
-    /// Each module's grey at its centre (the mean of five points a fifth of a module apart), row by row.
-    func greys(in frame: GrayFrame) -> [Double] {
+    /// Each module's grey at its centre (the mean of five points a fifth of a module apart), row by row; with
+    /// `spacing`, its columns and rows placed as the timing patterns have them (`TimingSpacing`).
+    func greys(in frame: GrayFrame, spacing: TimingSpacing? = nil) -> [Double] {
         var greys: [Double] = []
         greys.reserveCapacity(dimension * dimension)
         for row in 0..<dimension {
@@ -312,7 +313,8 @@ struct CodeGrid {
                 let centre = SIMD2(Double(column) + 0.5, Double(row) + 0.5)
                 var sum = 0.0
                 for offset in Self.samplesInModule {
-                    sum += frame.bilinear(at: toFrame(centre + offset))
+                    let point = centre + offset
+                    sum += frame.bilinear(at: toFrame(spacing?.placed(point) ?? point))
                 }
                 greys.append(sum / 5)
             }
@@ -321,12 +323,22 @@ struct CodeGrid {
     }
 
     /// The code mended by its own error correction (`mended`) and drawn again whole, with the grid it was read
-    /// on: this one or, where this one's format information reads and its blocks do not mend, this one with its
-    /// far corner moved (`movingFarCorner`, a curved code); nil when it cannot be.
+    /// on: this one or, where this one's format information reads and its blocks do not mend (a curved code), this
+    /// one with its columns and rows placed by its timing patterns (`TimingSpacing`), then with its far corner moved
+    /// (`movingFarCorner`); nil when it cannot be.
     func mendedCode(in frame: GrayFrame) -> (grid: CodeGrid, image: GrayFrame)? {
         let greys = greys(in: frame)
         let thresholds = thresholds(of: greys)
         if let modules = mended(from: greys, thresholds: thresholds) { return (self, drawn(modules)) }
+        if let spacing = timingSpacing(in: frame) {
+            let spacedGreys = self.greys(in: frame, spacing: spacing)
+            let spacedThresholds = self.thresholds(of: spacedGreys)
+            if formatDistance(spacedGreys, thresholds: spacedThresholds) <= Self.farCornerFormatDistance,
+                let modules = mended(from: spacedGreys, thresholds: spacedThresholds, erasures: false)
+            {
+                return (self, drawn(modules))
+            }
+        }
         guard formatDistance(greys, thresholds: thresholds) <= Self.farCornerFormatDistance else { return nil }
         for moved in farCornersMoved(in: frame, levels: thresholds[0]) {
             let movedGreys = moved.greys(in: frame)

@@ -70,6 +70,76 @@ import Testing
         return frame
     }
 
+    /// `code` (one pixel per module, no quiet zone) printed on a card bowed one way, `module` pixels a module, turned
+    /// `turn` degrees, centred in a 640×480 frame on a dark table: its columns crowd towards its far side (column u
+    /// is seen at u + bow × 4 (u / n)(1 − u / n), its middle `bow` modules over), its rows as printed. Each pixel
+    /// the mean of 2×2 samples, with sensor-like noise.
+    static func bowed(_ code: GrayFrame, module: Double, turn: Double, bow: Double) -> GrayFrame {
+        let n = Double(code.width)
+        let (c, s) = (cos(turn * .pi / 180), sin(turn * .pi / 180))
+        var frame = GrayFrame(width: 640, height: 480, fill: 50)
+        var state: UInt64 = 9
+        for y in 0..<480 {
+            for x in 0..<640 {
+                var sum = 0.0
+                for sub in 0..<4 {
+                    let point = SIMD2(Double(x) + (Double(sub % 2) + 0.5) / 2, Double(y) + (Double(sub / 2) + 0.5) / 2)
+                    let q = (point - SIMD2(320, 240)) / module
+                    var p = SIMD2(c * q.x + s * q.y, -s * q.x + c * q.y) + n / 2
+                    // The printed column seen at p.x: the root of (4 bow / n²) u² − (1 + 4 bow / n) u + p.x = 0.
+                    if p.x > 0, p.x < n {
+                        let (a, b) = (4 * bow / (n * n), 1 + 4 * bow / n)
+                        p.x = (b - (b * b - 4 * a * p.x).squareRoot()) / (2 * a)
+                    }
+                    let (column, row) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+                    if p.x >= 0, p.y >= 0, column < code.width, row < code.height {
+                        sum += code[column, row] < 128 ? 35 : 205
+                    } else if p.x > -4, p.y > -4, p.x < n + 4, p.y < n + 4 {
+                        sum += 205
+                    } else {
+                        sum += 50
+                    }
+                }
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                frame[x, y] = TestScenes.pixel(sum / 4 + Double(Int(state >> 62) - 2))
+            }
+        }
+        return frame
+    }
+
+    @Test func theTimingPatternsPlaceTheColumnsOfACodeBowedOneWay() throws {
+        let code = try QRCodeRenderer.render("BOWED-PASS-0042", moduleSize: 1, quietZone: 0)
+        let n = code.image.width
+        let (module, turn, bow) = (7.0, 15.0, 0.6)
+        let frame = Self.bowed(code.image, module: module, turn: turn, bow: bow)
+        // The grid of the card as printed, flat: its middle columns over half a module off where the bow took them.
+        let (c, s) = (cos(turn * .pi / 180), sin(turn * .pi / 180))
+        let corners = [SIMD2(0.0, 0), SIMD2(Double(n), 0), SIMD2(0, Double(n)), SIMD2(Double(n), Double(n))]
+        let seen = corners.map { p -> SIMD2<Double> in
+            let q = (p - Double(n) / 2) * module
+            return SIMD2(320, 240) + SIMD2(c * q.x - s * q.y, s * q.x + c * q.y)
+        }
+        let grid = CodeGrid(dimension: n, toFrame: try #require(Homography(from: corners, to: seen)), darkOnLight: true)
+        let greys = grid.greys(in: frame)
+        #expect(grid.mended(from: greys, thresholds: grid.thresholds(of: greys)) == nil)
+        // Along row 6 each boundary where the bow put it, within a tenth of a module; down column 6 where printed.
+        let spacing = try #require(grid.timingSpacing(in: frame))
+        for (i, boundary) in spacing.across.enumerated() {
+            let k = Double(i + 7)
+            #expect(abs(boundary - (k + bow * 4 * (k / Double(n)) * (1 - k / Double(n)))) < 0.1)
+        }
+        for (i, boundary) in spacing.down.enumerated() { #expect(abs(boundary - Double(i + 7)) < 0.15) }
+        // Sampled between those boundaries, the code mends with errors alone into the modules as printed.
+        let spaced = grid.greys(in: frame, spacing: spacing)
+        #expect(grid.formatDistance(spaced, thresholds: grid.thresholds(of: spaced)) == 0)
+        let mended = grid.mended(from: spaced, thresholds: grid.thresholds(of: spaced), erasures: false)
+        let printed = (0..<(n * n)).map { code.image[$0 % n, $0 / n] < 128 }
+        #expect(mended == printed)
+        // And the grid's own code, as the decoder asks for it, is that one.
+        let drawn = grid.mendedCode(in: frame)?.image
+        #expect(drawn.map { ZBarScanner().scan($0) } == [Array("BOWED-PASS-0042".utf8)])
+    }
+
     /// The pass's one grid from the gate's three finder patterns.
     static func grid(in frame: GrayFrame) throws -> CodeGrid {
         var images = PassImages(source: frame, maxSide: 1280)
