@@ -4,10 +4,11 @@ import KioskCore
 /// left sides well, and its timing patterns show, but its far corner lies off the grid the three (and the
 /// alignment pattern, where there is one) give, so its far part is sampled a module or two off and its blocks are
 /// past mending. The grid is then tried again with its far corner moved, a half module at a time along its rows and
-/// columns up to two modules, the few moves whose far modules look sharpest first; the first whose code mends with
-/// errors alone (as the engines mend, the standard's misdecode protection kept: about one damaged block in 10⁹ per
-/// try taken for another codeword) is the code. Only for a grid whose format information reads within a bit of a
-/// valid word: a code's, where a grid of clutter reads it so in about one grid in twenty.
+/// columns up to two modules, the few moves whose far modules look sharpest first; the first whose code mends (as
+/// any grid's does, `mended`: 3 check codewords kept spare when erasures are used, so a damaged block is taken for
+/// another codeword about once in a million grids, and each move is one grid more) is the code. Only for a grid
+/// whose format information reads within a bit of a valid word: a code's, where a grid of clutter reads it so in
+/// about one grid in twenty.
 extension CodeGrid {
     /// The grid with its far corner (its image of the point 3.5 modules in from the bottom right, as for the finder
     /// patterns) moved by `offset` modules along the grid's own rows and columns there, its three finder patterns'

@@ -15,13 +15,13 @@ extension CodeGrid {
 
     /// The code's modules (row by row, true dark) mended by its error correction from `greys` against each of
     /// `thresholds` in turn (`thresholds(of:)`), or nil when the format information is not found within three
-    /// bits of a valid one or a block cannot be mended. Without `erasures`, with errors only, as the engines mend.
-    func mended(from greys: [Double], thresholds: [[Double]], erasures: Bool = true) -> [Bool]? {
+    /// bits of a valid one or a block cannot be mended.
+    func mended(from greys: [Double], thresholds: [[Double]]) -> [Bool]? {
         guard let layout = QRSymbolLayout.of(dimension: dimension), greys.count == dimension * dimension else {
             return nil
         }
         for threshold in thresholds where threshold.count == greys.count {
-            if let modules = Self.mended(darkness(greys, threshold), layout, erasures: erasures) { return modules }
+            if let modules = Self.mended(darkness(greys, threshold), layout) { return modules }
         }
         return nil
     }
@@ -59,7 +59,7 @@ extension CodeGrid {
         return format
     }
 
-    private static func mended(_ darkness: [Double], _ layout: QRSymbolLayout, erasures: Bool) -> [Bool]? {
+    private static func mended(_ darkness: [Double], _ layout: QRSymbolLayout) -> [Bool]? {
         let dimension = layout.dimension
         guard let (_, level, mask, formatWord) = format(darkness, layout) else { return nil }
         let count = layout.codewordCount
@@ -78,7 +78,7 @@ extension CodeGrid {
             guard
                 let fixed = mend(
                     block.map { codewords[$0] }, sureness: block.map { sureness[$0] },
-                    checkCount: layout.checkCount(level), protection: layout.protection(level), erasures: erasures)
+                    checkCount: layout.checkCount(level), protection: layout.protection(level))
             else { return nil }
             for (i, index) in block.enumerated() { mended[index] = fixed[i] }
         }
@@ -88,13 +88,8 @@ extension CodeGrid {
     /// One block mended: with errors only, as the engines do, then with the least sure codewords erased, as many
     /// as the check codewords allow with `spareWithErasures` left over and fewer in turn (two at a time: each
     /// erasure given back leaves room for half an error).
-    static func mend(
-        _ block: [UInt8], sureness: [Double], checkCount: Int, protection: Int, erasures: Bool = true
-    ) -> [UInt8]? {
+    static func mend(_ block: [UInt8], sureness: [Double], checkCount: Int, protection: Int) -> [UInt8]? {
         let syndromes = ReedSolomon.syndromes(of: block, checkCount: checkCount)
-        guard erasures else {
-            return ReedSolomon.corrected(block, checkCount: checkCount, spare: protection, syndromes: syndromes)
-        }
         if let fixed = ReedSolomon.corrected(block, checkCount: checkCount, syndromes: syndromes) {
             return fixed
         }

@@ -6,8 +6,10 @@ import KioskCore
 /// alternates dark and light from the top-left finder pattern to the top-right one, module by module, and column 6
 /// from the top-left to the bottom-left. Each boundary between two of their modules is found where the grey
 /// changes most within about half a module of where the grid puts it, and the code is sampled with its columns
-/// and rows placed between those boundaries instead of evenly. Only for a grid whose format information reads
-/// within a bit of a valid word, mended with errors alone (`CodeGrid+FarCorner.swift` says why).
+/// and rows placed between those boundaries instead of evenly; it is mended when its format information then reads
+/// within a bit of a valid word (the flat grid's may not: the format modules by the far finder patterns lie off it
+/// too). Boundaries that do not run in order a module or so apart (a grid of clutter: about one in fifty of a
+/// version 1 grid's, fewer of a larger one's) give no try.
 extension CodeGrid {
     /// Where this grid's module boundaries 7 to `dimension` − 7 lie along row 6 (`across`) and column 6 (`down`),
     /// in its own module coordinates (evenly spaced, boundary k is at k).

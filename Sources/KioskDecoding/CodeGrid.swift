@@ -334,7 +334,7 @@ struct CodeGrid {
             let spacedGreys = self.greys(in: frame, spacing: spacing)
             let spacedThresholds = self.thresholds(of: spacedGreys)
             if formatDistance(spacedGreys, thresholds: spacedThresholds) <= Self.farCornerFormatDistance,
-                let modules = mended(from: spacedGreys, thresholds: spacedThresholds, erasures: false)
+                let modules = mended(from: spacedGreys, thresholds: spacedThresholds)
             {
                 return (self, drawn(modules))
             }
@@ -342,9 +342,7 @@ struct CodeGrid {
         guard formatDistance(greys, thresholds: thresholds) <= Self.farCornerFormatDistance else { return nil }
         for moved in farCornersMoved(in: frame, levels: thresholds[0]) {
             let movedGreys = moved.greys(in: frame)
-            if let modules = moved.mended(
-                from: movedGreys, thresholds: moved.thresholds(of: movedGreys), erasures: false)
-            {
+            if let modules = moved.mended(from: movedGreys, thresholds: moved.thresholds(of: movedGreys)) {
                 return (moved, moved.drawn(modules))
             }
         }

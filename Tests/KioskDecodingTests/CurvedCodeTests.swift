@@ -129,10 +129,10 @@ import Testing
             #expect(abs(boundary - (k + bow * 4 * (k / Double(n)) * (1 - k / Double(n)))) < 0.1)
         }
         for (i, boundary) in spacing.down.enumerated() { #expect(abs(boundary - Double(i + 7)) < 0.15) }
-        // Sampled between those boundaries, the code mends with errors alone into the modules as printed.
+        // Sampled between those boundaries, the code mends into the modules as printed.
         let spaced = grid.greys(in: frame, spacing: spacing)
         #expect(grid.formatDistance(spaced, thresholds: grid.thresholds(of: spaced)) == 0)
-        let mended = grid.mended(from: spaced, thresholds: grid.thresholds(of: spaced), erasures: false)
+        let mended = grid.mended(from: spaced, thresholds: grid.thresholds(of: spaced))
         let printed = (0..<(n * n)).map { code.image[$0 % n, $0 / n] < 128 }
         #expect(mended == printed)
         // And the grid's own code, as the decoder asks for it, is that one.
