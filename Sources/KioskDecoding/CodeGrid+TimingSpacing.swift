@@ -34,6 +34,16 @@ extension CodeGrid {
         }
     }
 
+    /// The code's modules mended from greys sampled between the timing patterns' boundaries (`timingSpacing`), when
+    /// its format information then reads within `farCornerFormatDistance` bits of a valid word; nil otherwise.
+    func spacedModules(in frame: GrayFrame) -> [Bool]? {
+        guard let spacing = timingSpacing(in: frame) else { return nil }
+        let greys = greys(in: frame, spacing: spacing)
+        let thresholds = thresholds(of: greys)
+        guard formatDistance(greys, thresholds: thresholds) <= Self.farCornerFormatDistance else { return nil }
+        return mended(from: greys, thresholds: thresholds)
+    }
+
     /// The boundaries between the timing patterns' modules (and the finder patterns' rings at their ends) as this
     /// grid sees them, or nil when they do not run in order a module or so apart (no timing pattern there to go by).
     func timingSpacing(in frame: GrayFrame) -> TimingSpacing? {

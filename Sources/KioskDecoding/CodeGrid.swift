@@ -330,19 +330,13 @@ struct CodeGrid {
         let greys = greys(in: frame)
         let thresholds = thresholds(of: greys)
         if let modules = mended(from: greys, thresholds: thresholds) { return (self, drawn(modules)) }
-        if let spacing = timingSpacing(in: frame) {
-            let spacedGreys = self.greys(in: frame, spacing: spacing)
-            let spacedThresholds = self.thresholds(of: spacedGreys)
-            if formatDistance(spacedGreys, thresholds: spacedThresholds) <= Self.farCornerFormatDistance,
-                let modules = mended(from: spacedGreys, thresholds: spacedThresholds)
-            {
-                return (self, drawn(modules))
-            }
-        }
+        if let modules = spacedModules(in: frame) { return (self, drawn(modules)) }
         guard formatDistance(greys, thresholds: thresholds) <= Self.farCornerFormatDistance else { return nil }
         for moved in farCornersMoved(in: frame, levels: thresholds[0]) {
             let movedGreys = moved.greys(in: frame)
-            if let modules = moved.mended(from: movedGreys, thresholds: moved.thresholds(of: movedGreys)) {
+            if let modules = moved.mended(from: movedGreys, thresholds: moved.thresholds(of: movedGreys))
+                ?? moved.spacedModules(in: frame)
+            {
                 return (moved, moved.drawn(modules))
             }
         }
