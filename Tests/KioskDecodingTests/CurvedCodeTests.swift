@@ -13,10 +13,11 @@ import Testing
     static let code = try! QRCodeRenderer.render(text, moduleSize: 1, quietZone: 0)
 
     /// `code` (one pixel per module, no quiet zone) printed on a card `module` pixels a module, turned `turn` degrees,
-    /// centred in a 640×480 frame on a dark table, its far corner curled up towards the camera by `curl` modules
-    /// (each point moved out along the card's diagonal by curl × (u / n)² × (v / n)², so the finder patterns stay where
-    /// they were and the far corner moves most). Each pixel the mean of 2×2 samples, with sensor-like noise.
-    static func curled(_ code: GrayFrame, module: Double, turn: Double, curl: Double) -> GrayFrame {
+    /// centred in a 640×480 frame on a dark table (bowed by `bow` as `bowed` bows it, when given), its far corner
+    /// curled up towards the camera by `curl` modules (each point moved out along the card's diagonal by curl ×
+    /// (u / n)² × (v / n)², so the finder patterns stay where they were and the far corner moves most). Each pixel
+    /// the mean of 2×2 samples, with sensor-like noise.
+    static func curled(_ code: GrayFrame, module: Double, turn: Double, curl: Double, bow: Double = 0) -> GrayFrame {
         let n = Double(code.width)
         let (c, s) = (cos(turn * .pi / 180), sin(turn * .pi / 180))
         let centre = SIMD2(320.0, 240.0)
@@ -51,8 +52,13 @@ import Testing
                         let e = SIMD2(1.0, 1.0) / 2.squareRoot()
                         p -= back - e * (g * back).sum() / (1 + (g * e).sum())
                     }
-                    let (column, row) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
                     let miss = seen(p) - point
+                    // Bowed too (`bowed`): the printed column under this point of the card.
+                    if bow > 0, p.x > 0, p.x < n {
+                        let (a, b) = (4 * bow / (n * n), 1 + 4 * bow / n)
+                        p.x = (b - (b * b - 4 * a * p.x).squareRoot()) / (2 * a)
+                    }
+                    let (column, row) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
                     if (miss * miss).sum() > 0.01 {
                         sum += 50
                     } else if p.x >= 0, p.y >= 0, column < code.width, row < code.height {
@@ -138,6 +144,32 @@ import Testing
         // And the grid's own code, as the decoder asks for it, is that one.
         let drawn = grid.mendedCode(in: frame)?.image
         #expect(drawn.map { ZBarScanner().scan($0) } == [Array("BOWED-PASS-0042".utf8)])
+    }
+
+    @Test func aCardCurledAndBowedIsReadFromAMovedGridSampledBetweenItsTimingPatterns() throws {
+        let text = "BOWED-PASS-0042"
+        let code = try QRCodeRenderer.render(text, moduleSize: 1, quietZone: 0)
+        // Its far corner curled 6 modules towards the camera and its middle columns bowed 0.8 modules over.
+        let frame = Self.curled(code.image, module: 7, turn: 15, curl: 6, bow: 0.8)
+        let (zbarRead, zxingRead) = (ZBarScanner().scan(frame), ZXingReader().scan(frame))
+        #expect(zbarRead.isEmpty)
+        #expect(zxingRead.isEmpty)
+        let grid = try Self.grid(in: frame)
+        let greys = grid.greys(in: frame)
+        let thresholds = grid.thresholds(of: greys)
+        // Neither the flat grid, nor it spaced, nor any of the moves alone mends; a move spaced does.
+        #expect(grid.mended(from: greys, thresholds: thresholds) == nil)
+        #expect(grid.spacedModules(in: frame) == nil)
+        let moves = grid.farCornersMoved(in: frame, levels: thresholds[0])
+        #expect(moves.allSatisfy { moved in
+            let movedGreys = moved.greys(in: frame)
+            return moved.mended(from: movedGreys, thresholds: moved.thresholds(of: movedGreys)) == nil
+        })
+        #expect(moves.contains { $0.spacedModules(in: frame) != nil })
+        let drawn = grid.mendedCode(in: frame)?.image
+        #expect(drawn.map { ZBarScanner().scan($0) } == [Array(text.utf8)])
+        let decoded = KioskDecoder().decode(frame)
+        #expect(decoded.map(\.payload) == [Array(text.utf8)])
     }
 
     /// The pass's one grid from the gate's three finder patterns.
