@@ -159,12 +159,14 @@ import Testing
         let thresholds = grid.thresholds(of: greys)
         // Neither the flat grid, nor it spaced, nor any of the moves alone mends; a move spaced does.
         #expect(grid.mended(from: greys, thresholds: thresholds) == nil)
-        #expect(grid.spacedModules(in: frame) == nil)
+        let spacedFlat = grid.spacedModules(in: frame)
+        #expect(spacedFlat == nil)
         let moves = grid.farCornersMoved(in: frame, levels: thresholds[0])
-        #expect(moves.allSatisfy { moved in
-            let movedGreys = moved.greys(in: frame)
-            return moved.mended(from: movedGreys, thresholds: moved.thresholds(of: movedGreys)) == nil
-        })
+        #expect(
+            moves.allSatisfy { moved in
+                let movedGreys = moved.greys(in: frame)
+                return moved.mended(from: movedGreys, thresholds: moved.thresholds(of: movedGreys)) == nil
+            })
         #expect(moves.contains { $0.spacedModules(in: frame) != nil })
         let drawn = grid.mendedCode(in: frame)?.image
         #expect(drawn.map { ZBarScanner().scan($0) } == [Array(text.utf8)])
