@@ -53,27 +53,30 @@ import Testing
                         p -= back - e * (g * back).sum() / (1 + (g * e).sum())
                     }
                     let miss = seen(p) - point
-                    // Bowed too (`bowed`): the printed column under this point of the card.
-                    if bow > 0, p.x > 0, p.x < n {
-                        let (a, b) = (4 * bow / (n * n), 1 + 4 * bow / n)
-                        p.x = (b - (b * b - 4 * a * p.x).squareRoot()) / (2 * a)
-                    }
-                    let (column, row) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
-                    if (miss * miss).sum() > 0.01 {
-                        sum += 50
-                    } else if p.x >= 0, p.y >= 0, column < code.width, row < code.height {
-                        sum += code[column, row] < 128 ? 35 : 205
-                    } else if p.x > -4, p.y > -4, p.x < n + 4, p.y < n + 4 {
-                        sum += 205
-                    } else {
-                        sum += 50
-                    }
+                    sum += (miss * miss).sum() > 0.01 ? 50 : grey(of: code, at: unbowed(p, bow: bow, n: n))
                 }
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 frame[x, y] = TestScenes.pixel(sum / 4 + Double(Int(state >> 62) - 2))
             }
         }
         return frame
+    }
+
+    /// The printed point under `p` of a card bowed by `bow` (`bowed`): the column is the root of
+    /// (4 bow / n²) u² − (1 + 4 bow / n) u + p.x = 0; rows are as printed.
+    static func unbowed(_ p: SIMD2<Double>, bow: Double, n: Double) -> SIMD2<Double> {
+        guard bow > 0, p.x > 0, p.x < n else { return p }
+        let (a, b) = (4 * bow / (n * n), 1 + 4 * bow / n)
+        return SIMD2((b - (b * b - 4 * a * p.x).squareRoot()) / (2 * a), p.y)
+    }
+
+    /// The card's grey at printed point `p`: the code's module (35 dark, 205 light), the label's margin of 4 modules
+    /// (205), the table past it (50).
+    static func grey(of code: GrayFrame, at p: SIMD2<Double>) -> Double {
+        let n = Double(code.width)
+        let (column, row) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+        if p.x >= 0, p.y >= 0, column < code.width, row < code.height { return code[column, row] < 128 ? 35 : 205 }
+        return p.x > -4 && p.y > -4 && p.x < n + 4 && p.y < n + 4 ? 205 : 50
     }
 
     /// `code` (one pixel per module, no quiet zone) printed on a card bowed one way, `module` pixels a module, turned
@@ -91,20 +94,8 @@ import Testing
                 for sub in 0..<4 {
                     let point = SIMD2(Double(x) + (Double(sub % 2) + 0.5) / 2, Double(y) + (Double(sub / 2) + 0.5) / 2)
                     let q = (point - SIMD2(320, 240)) / module
-                    var p = SIMD2(c * q.x + s * q.y, -s * q.x + c * q.y) + n / 2
-                    // The printed column seen at p.x: the root of (4 bow / n²) u² − (1 + 4 bow / n) u + p.x = 0.
-                    if p.x > 0, p.x < n {
-                        let (a, b) = (4 * bow / (n * n), 1 + 4 * bow / n)
-                        p.x = (b - (b * b - 4 * a * p.x).squareRoot()) / (2 * a)
-                    }
-                    let (column, row) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
-                    if p.x >= 0, p.y >= 0, column < code.width, row < code.height {
-                        sum += code[column, row] < 128 ? 35 : 205
-                    } else if p.x > -4, p.y > -4, p.x < n + 4, p.y < n + 4 {
-                        sum += 205
-                    } else {
-                        sum += 50
-                    }
+                    let p = SIMD2(c * q.x + s * q.y, -s * q.x + c * q.y) + n / 2
+                    sum += grey(of: code, at: unbowed(p, bow: bow, n: n))
                 }
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 frame[x, y] = TestScenes.pixel(sum / 4 + Double(Int(state >> 62) - 2))
