@@ -43,6 +43,7 @@ extension CodeGrid {
         }
         return ranked.sorted { $0.contrast > $1.contrast }.prefix(Self.farCornerTries).map { $0.grid }
     }
+
     /// Grids with the far corner moved whose codes are mended at most (the best by contrast).
     static let farCornerTries = 4
 

@@ -323,9 +323,10 @@ struct CodeGrid {
     }
 
     /// The code mended by its own error correction (`mended`) and drawn again whole, with the grid it was read
-    /// on: this one or, where this one's format information reads and its blocks do not mend (a curved code), this
-    /// one with its columns and rows placed by its timing patterns (`TimingSpacing`), then with its far corner moved
-    /// (`movingFarCorner`); nil when it cannot be.
+    /// on. Where this grid's blocks do not mend (a curved or bent code): this one with its columns and rows placed
+    /// between its timing patterns' boundaries (`spacedModules`, when the format then reads); and, where this one's
+    /// format information reads within a bit, this one with its far corner moved (`farCornersMoved`), each move as
+    /// it is and spaced. Nil when none mends.
     func mendedCode(in frame: GrayFrame) -> (grid: CodeGrid, image: GrayFrame)? {
         let greys = greys(in: frame)
         let thresholds = thresholds(of: greys)
