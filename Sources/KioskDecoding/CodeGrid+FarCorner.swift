@@ -61,6 +61,7 @@ extension CodeGrid {
     /// How far the far corner is moved at most, in modules.
     static let farCornerReach = 2.0
 
-    /// How near a valid word the format information must read for the far corner to be moved, in bits.
-    static let farCornerFormatDistance = 1
+    /// How near a valid word (in bits) the format information must read for a grid whose blocks do not mend to be
+    /// tried bent: its far corner moved, or a grid sampled between its timing patterns kept.
+    static let bentGridFormatDistance = 1
 }

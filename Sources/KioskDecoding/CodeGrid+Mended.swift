@@ -32,8 +32,9 @@ extension CodeGrid {
         guard let layout = QRSymbolLayout.of(dimension: dimension), greys.count == dimension * dimension else {
             return 15
         }
-        return thresholds.filter { $0.count == greys.count }.map {
-            Self.format(darkness(greys, $0), layout)?.distance ?? 15
+        // Only the format modules' darkness, not every module's (`mended` has already read them all).
+        return thresholds.filter { $0.count == greys.count }.map { threshold in
+            Self.format({ darkOnLight ? threshold[$0] - greys[$0] : greys[$0] - threshold[$0] }, layout)?.distance ?? 15
         }.min() ?? 15
     }
 
@@ -42,13 +43,13 @@ extension CodeGrid {
         greys.indices.map { darkOnLight ? threshold[$0] - greys[$0] : greys[$0] - threshold[$0] }
     }
 
-    /// The valid format word nearest either copy read from `darkness`, within three bits.
+    /// The valid format word nearest either copy read from `darkness` (of a module, by its index), within three bits.
     private static func format(
-        _ darkness: [Double], _ layout: QRSymbolLayout
+        _ darkness: (Int) -> Double, _ layout: QRSymbolLayout
     ) -> (distance: Int, level: QRSymbolLayout.Level, mask: Int, word: Int)? {
         let (first, second) = layout.formatModules
         func word(_ modules: [Int]) -> Int {
-            modules.enumerated().reduce(0) { $0 | (darkness[$1.element] > 0 ? 1 << $1.offset : 0) }
+            modules.enumerated().reduce(0) { $0 | (darkness($1.element) > 0 ? 1 << $1.offset : 0) }
         }
         let read = [word(first), word(second)]
         var format: (distance: Int, level: QRSymbolLayout.Level, mask: Int, word: Int)?
@@ -61,7 +62,7 @@ extension CodeGrid {
 
     private static func mended(_ darkness: [Double], _ layout: QRSymbolLayout) -> [Bool]? {
         let dimension = layout.dimension
-        guard let (_, level, mask, formatWord) = format(darkness, layout) else { return nil }
+        guard let (_, level, mask, formatWord) = format({ darkness[$0] }, layout) else { return nil }
         let count = layout.codewordCount
         var codewords = [UInt8](repeating: 0, count: count)
         var sureness = [Double](repeating: .infinity, count: count)

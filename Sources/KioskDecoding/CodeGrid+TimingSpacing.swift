@@ -35,12 +35,12 @@ extension CodeGrid {
     }
 
     /// The code's modules mended from greys sampled between the timing patterns' boundaries (`timingSpacing`), when
-    /// its format information then reads within `farCornerFormatDistance` bits of a valid word; nil otherwise.
+    /// its format information then reads within `bentGridFormatDistance` bits of a valid word; nil otherwise.
     func spacedModules(in frame: GrayFrame) -> [Bool]? {
         guard let spacing = timingSpacing(in: frame) else { return nil }
         let greys = greys(in: frame, spacing: spacing)
         let thresholds = thresholds(of: greys)
-        guard formatDistance(greys, thresholds: thresholds) <= Self.farCornerFormatDistance else { return nil }
+        guard formatDistance(greys, thresholds: thresholds) <= Self.bentGridFormatDistance else { return nil }
         return mended(from: greys, thresholds: thresholds)
     }
 

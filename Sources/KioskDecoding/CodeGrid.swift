@@ -332,7 +332,7 @@ struct CodeGrid {
         let thresholds = thresholds(of: greys)
         if let modules = mended(from: greys, thresholds: thresholds) { return (self, drawn(modules)) }
         if let modules = spacedModules(in: frame) { return (self, drawn(modules)) }
-        guard formatDistance(greys, thresholds: thresholds) <= Self.farCornerFormatDistance else { return nil }
+        guard formatDistance(greys, thresholds: thresholds) <= Self.bentGridFormatDistance else { return nil }
         for moved in farCornersMoved(in: frame, levels: thresholds[0]) {
             let movedGreys = moved.greys(in: frame)
             if let modules = moved.mended(from: movedGreys, thresholds: moved.thresholds(of: movedGreys))

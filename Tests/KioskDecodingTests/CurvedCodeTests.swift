@@ -210,7 +210,7 @@ import Testing
         let grid = try Self.grid(in: frame)
         #expect(grid.dimension == n)
         let greys = grid.greys(in: frame)
-        #expect(grid.formatDistance(greys, thresholds: grid.thresholds(of: greys)) <= CodeGrid.farCornerFormatDistance)
+        #expect(grid.formatDistance(greys, thresholds: grid.thresholds(of: greys)) <= CodeGrid.bentGridFormatDistance)
         let mendedCode = grid.mendedCode(in: frame)
         #expect(mendedCode == nil)
         let decoded = KioskDecoder().decode(frame)
