@@ -99,6 +99,9 @@ let package = Package(
         // RFC 4180 CSV with its encoding checks: the one reader of the kiosk's roster and the server's guest import.
         .target(name: "CSVReading"),
         .target(name: "DedicatedThreads"),
+        // Numbers from outside the process (headers, queries, peers' messages) parsed into the ranges their
+        // arithmetic needs, and instants a sender states checked against the clock, without trapping. No C, no I/O.
+        .target(name: "BoundedNumbers"),
 
         // The domain: verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
         .target(name: "KioskCore", dependencies: ["PassFormat"]),
@@ -159,7 +162,7 @@ let package = Package(
         .target(
             name: "KioskPeers",
             dependencies: [
-                "PassFormat", "KioskCore", "KioskStore", "KioskCrypto",
+                "BoundedNumbers", "PassFormat", "KioskCore", "KioskStore", "KioskCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -225,11 +228,11 @@ let package = Package(
             ]
         ),
         // Standard Webhooks: verifying the organizer's guest webhooks, signing the server's own.
-        .target(name: "CheckinWebhooks", dependencies: ["KioskCrypto"]),
+        .target(name: "CheckinWebhooks", dependencies: ["BoundedNumbers", "KioskCrypto"]),
         .target(
             name: "CheckinServer",
             dependencies: [
-                "PassFormat",
+                "BoundedNumbers", "PassFormat",
                 "CheckinAPI", "CheckinCore", "CheckinWebhooks", "KioskCore", "KioskCrypto", "KioskQRCode",
                 "KioskImageIO", "KioskSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -309,6 +312,7 @@ let package = Package(
         .executableTarget(
             name: "checkin-server", dependencies: ["CheckinServerCommands"], linkerSettings: staticStandardLibrary),
 
+        .testTarget(name: "BoundedNumbersTests", dependencies: ["BoundedNumbers"]),
         .testTarget(name: "KioskCoreTests", dependencies: ["PassFormat", "KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
         .testTarget(name: "KioskCryptoTests", dependencies: ["PassFormat", "KioskCrypto"]),

@@ -27,6 +27,11 @@ public struct RosterPageJSONError: Error, CustomStringConvertible {
 struct JSONReader {
     let bytes: UnsafeRawBufferPointer
     var index = 0
+    /// Objects and arrays open around the reader now. Skipping an unknown value recurses into it, so a body of
+    /// a million `[` would overflow the stack: nesting deeper than `maximumDepth` is refused instead. The
+    /// server's pages and uploads nest four deep.
+    var depth = 0
+    static let maximumDepth = 32
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -132,6 +137,8 @@ struct JSONReader {
     /// is skipped.
     mutating func object(_ field: (inout JSONReader, String) throws -> Bool) throws {
         try expect(UInt8(ascii: "{"))
+        try nest()
+        defer { depth -= 1 }
         if try peek() == UInt8(ascii: "}") {
             index += 1
             return
@@ -150,6 +157,8 @@ struct JSONReader {
 
     mutating func array(_ element: (inout JSONReader) throws -> Void) throws {
         try expect(UInt8(ascii: "["))
+        try nest()
+        defer { depth -= 1 }
         if try peek() == UInt8(ascii: "]") {
             index += 1
             return
@@ -162,6 +171,14 @@ struct JSONReader {
             default: throw failure("a comma or the end of an array")
             }
         }
+    }
+
+    /// One level deeper, within `maximumDepth`.
+    mutating func nest() throws {
+        guard depth < Self.maximumDepth else {
+            throw failure("JSON nested more than \(Self.maximumDepth) deep")
+        }
+        depth += 1
     }
 
     mutating func string() throws -> String {

@@ -1,3 +1,4 @@
+import BoundedNumbers
 import Foundation
 import KioskCrypto
 
@@ -24,9 +25,11 @@ public enum StandardWebhook {
         guard let id, !id.isEmpty else { throw .missingHeader("webhook-id") }
         guard let timestamp, !timestamp.isEmpty else { throw .missingHeader("webhook-timestamp") }
         guard let signature, !signature.isEmpty else { throw .missingHeader("webhook-signature") }
-        guard let seconds = Int64(timestamp) else { throw .badTimestamp }
+        // Parsed into 1970...9999 before any arithmetic, so the difference and its magnitude fit:
+        // `-9223372036854775808 - now` trapped, and one anonymous request killed the server.
+        guard let seconds = BoundedInteger.parse(timestamp, in: ClockDistance.seconds) else { throw .badTimestamp }
         let off = seconds - Int64(now.timeIntervalSince1970.rounded(.down))
-        guard abs(off) <= tolerance else { throw .timestampOutOfRange(secondsOff: off) }
+        guard off.magnitude <= tolerance else { throw .timestampOutOfRange(secondsOff: off) }
         let offered = signature.split(separator: " ").compactMap { entry -> [UInt8]? in
             let parts = entry.split(separator: ",", maxSplits: 1)
             guard parts.count == 2, parts[0] == "v1", let data = Data(base64Encoded: String(parts[1])) else {

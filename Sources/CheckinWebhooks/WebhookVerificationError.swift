@@ -11,9 +11,9 @@ public enum WebhookVerificationError: Error, Equatable, Sendable, CustomStringCo
     public var description: String {
         switch self {
         case .missingHeader(let name): "the '\(name)' header is missing"
-        case .badTimestamp: "'webhook-timestamp' is not a number of seconds"
+        case .badTimestamp: "'webhook-timestamp' is not a number of seconds since 1970 (up to the year 9999)"
         case .timestampOutOfRange(let off):
-            "'webhook-timestamp' is \(abs(off)) s in the \(off < 0 ? "past" : "future") (at most 300 s allowed): a replay, or the sender's clock is wrong"
+            "'webhook-timestamp' is \(off.magnitude) s in the \(off < 0 ? "past" : "future") (at most 300 s allowed): a replay, or the sender's clock is wrong"
         case .noMatchingSignature: "no 'v1' signature matches the tenant's webhook secrets"
         case .badSecret: "a webhook secret must be 'whsec_' and the base64 of 1 to 512 bytes (24 to 64 recommended)"
         }

@@ -174,8 +174,9 @@ public struct PeerSighting: Equatable, Sendable {
 
     /// The warning for a door whose clock is `skewMs` ahead of this door's.
     public static func clockWarning(skewMs: Int64?) -> String? {
-        guard let skew = skewMs, abs(skew) > flaggedSkewMs else { return nil }
-        let seconds = (abs(skew) + 500) / 1000
+        // `magnitude`: the skew is read back from the door's database, where `abs` of -2^63 would trap.
+        guard let skew = skewMs, skew.magnitude > flaggedSkewMs else { return nil }
+        let seconds = skew.magnitude / 1000 + (skew.magnitude % 1000 >= 500 ? 1 : 0)
         let amount =
             seconds >= 3600
             ? "\((seconds + 1800) / 3600) h" : seconds >= 120 ? "\((seconds + 30) / 60) min" : "\(seconds) s"

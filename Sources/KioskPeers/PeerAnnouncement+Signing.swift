@@ -1,3 +1,4 @@
+import BoundedNumbers
 import Crypto
 import Foundation
 import KioskCore
@@ -40,7 +41,8 @@ extension PeerAnnouncement {
         else {
             throw PeerError(operation: operation, detail: "its signature does not verify")
         }
-        guard abs(announcement.sentAt - Int64(now.timeIntervalSince1970 * 1000)) <= 300_000,
+        // `abs(sentAt - now)` trapped on a sentAt of -2^63: a signed datagram killed the doors that heard it.
+        guard ClockDistance.isWithin(300_000, of: Int64(now.timeIntervalSince1970 * 1000), time: announcement.sentAt),
             (1...65535).contains(announcement.port)
         else {
             throw PeerError(operation: operation, detail: "sent too long ago, or a port out of range")

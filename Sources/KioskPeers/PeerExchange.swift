@@ -139,7 +139,8 @@ public actor PeerExchange {
                         guard link == nil, let peer = credential() else {
                             throw PeerError(operation: "linking a door", detail: "a second hello, or no credential")
                         }
-                        // On a LAN the hello takes a millisecond or two: its time against ours is the clocks' skew.
+                        // On a LAN the hello takes a millisecond or two: its time against ours is the clocks' skew
+                        // (both within 1970...9999, `PeerMessage.decoded`: the difference fits).
                         let skew = sentAt - Int64(Date().timeIntervalSince1970 * 1000)
                         let made = await self.link(
                             peer, address: address, clockSkewMs: skew, vector: vector, passesOn: passesOn == true,

@@ -1,3 +1,4 @@
+import BoundedNumbers
 import Foundation
 import KioskCore
 import NIOCore
@@ -35,8 +36,9 @@ enum PeerMessage: Codable, Equatable, Sendable {
     /// one key this version does not know), which is skipped so that doors of two versions stay linked.
     static func decoded(_ buffer: ByteBuffer) throws(PeerError) -> PeerMessage? {
         let data = Data(buffer.readableBytesView)
+        let message: PeerMessage
         do {
-            return try JSONDecoder().decode(PeerMessage.self, from: data)
+            message = try JSONDecoder().decode(PeerMessage.self, from: data)
         } catch {
             if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object.count == 1,
                 let kind = object.keys.first, !knownKinds.contains(kind)
@@ -45,6 +47,14 @@ enum PeerMessage: Codable, Equatable, Sendable {
             }
             throw PeerError(operation: "reading a door's message", detail: "not a message of this protocol: \(error)")
         }
+        // The hello's clock is subtracted from this door's: parsed into 1970...9999 first (a hello of -2^63 trapped
+        // there, and one message of a door of the event killed every door it reached).
+        if case .hello(_, let sentAt, _) = message, !ClockDistance.milliseconds.contains(sentAt) {
+            throw PeerError(
+                operation: "reading a door's message",
+                detail: "a hello whose clock (\(sentAt) ms since 1970) is not between 1970 and 9999")
+        }
+        return message
     }
 }
 

@@ -43,6 +43,27 @@ struct CheckInBatchJSONTests {
         }
     }
 
+    /// An unknown key's value is skipped by recursion: a body of half a million `[` overflowed the stack (a
+    /// device's one upload killed the server). Nesting past `maximumDepth` is refused, and JSONDecoder, which
+    /// decides then, refuses it too.
+    @Test("an upload nested too deep is refused, not recursed into")
+    func deepNestingIsRefused() throws {
+        let deep = #"{"extra":"# + String(repeating: "[", count: 500_000) + String(repeating: "]", count: 500_000) + "}"
+        let error = try #require(throws: RosterPageJSONError.self) {
+            try Array(deep.utf8).withUnsafeBytes { try CheckInBatch(json: $0) }
+        }
+        #expect(error.problem.contains("nested more than 32 deep"), "\(error)")
+        #expect(throws: (any Error).self) { try APICoding.decoder().decode(CheckInBatch.self, from: Data(deep.utf8)) }
+        // As deep as the reader allows still reads.
+        let allowed =
+            #"{"extra":"# + String(repeating: "[", count: 31) + String(repeating: "]", count: 31) + #","items":[]}"#
+        #expect(try Array(allowed.utf8).withUnsafeBytes { try CheckInBatch(json: $0) } == CheckInBatch(items: []))
+        let page =
+            #"{"guests":[],"extra":"# + String(repeating: "{\"a\":", count: 100) + "1"
+            + String(repeating: "}", count: 100) + "}"
+        #expect(throws: RosterPageJSONError.self) { try RosterPage(json: Data(page.utf8)) }
+    }
+
     @Test("encodedJSON writes what APICoding's encoder writes")
     func writesAsJSONEncoder() throws {
         let result = CheckInBatchResult(

@@ -48,6 +48,23 @@ struct StandardWebhookTests {
         #expect(throws: WebhookVerificationError.badTimestamp) { try Self.verify(timestamp: "hello") }
     }
 
+    /// A timestamp at the edge of Int64 is refused as not a time: `-9223372036854775808 - now` trapped, and one
+    /// anonymous request killed the server.
+    @Test func timestampsAtTheEdgesOfInt64AreRefusedWithoutTrapping() {
+        for timestamp in ["-9223372036854775808", "9223372036854775807", "-1", "253402300800", "1e9"] {
+            #expect(throws: WebhookVerificationError.badTimestamp, "\(timestamp)") {
+                try Self.verify(timestamp: timestamp)
+            }
+        }
+        // Within 1970...9999 but far off: said in seconds, both ways.
+        #expect(throws: WebhookVerificationError.timestampOutOfRange(secondsOff: -Self.timestamp)) {
+            try Self.verify(timestamp: "0")
+        }
+        #expect(throws: WebhookVerificationError.timestampOutOfRange(secondsOff: 253_402_300_799 - Self.timestamp)) {
+            try Self.verify(timestamp: "253402300799")
+        }
+    }
+
     @Test func theVectorsInvalidSignatureAndATamperedBodyAreRefused() {
         // One character changed in the last block (the vectors' invalid signature).
         #expect(throws: WebhookVerificationError.noMatchingSignature) {

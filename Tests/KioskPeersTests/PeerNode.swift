@@ -157,10 +157,10 @@ final class PeerNode: Sendable {
     }
 
     /// Opens a link to `other` and speaks the protocol by hand as this door (a rogue door's messages), with this
-    /// door's real credential and a hello that says its clock is `clockAheadMs` ahead; the link closes when `body`
-    /// returns.
+    /// door's real credential and a hello that says its clock is `clockAheadMs` ahead (or, given `sentAt`, that it
+    /// is that); the link closes when `body` returns.
     func speak(
-        to other: PeerNode, clockAheadMs: Int64 = 0,
+        to other: PeerNode, clockAheadMs: Int64 = 0, sentAt: Int64? = nil,
         _ body: @Sendable (NIOAsyncChannelOutboundWriter<ByteBuffer>, ByteBufferAllocator) async throws -> Void
     ) async throws {
         let network = self.network
@@ -178,7 +178,7 @@ final class PeerNode: Sendable {
         try await link.channel.executeThenClose { inbound, outbound in
             try await outbound.write(
                 PeerMessage.hello(
-                    vector: PeerVector(), sentAt: Int64(Date().timeIntervalSince1970 * 1000) + clockAheadMs,
+                    vector: PeerVector(), sentAt: sentAt ?? Int64(Date().timeIntervalSince1970 * 1000) + clockAheadMs,
                     passesOn: true
                 )
                 .encoded(allocator: link.channel.channel.allocator))

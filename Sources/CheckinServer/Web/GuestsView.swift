@@ -1,3 +1,4 @@
+import BoundedNumbers
 import CheckinCore
 import Foundation
 import KioskCore
@@ -45,6 +46,13 @@ struct GuestsView {
     static let limit = 100
     /// How many pages a list of `total` guests takes (one when empty).
     static func pages(_ total: Int) -> Int { max(1, (total + limit - 1) / limit) }
+    /// The pages a link may ask for: 10 million guests. A page past it is its last, as a page past the list's end
+    /// is the list's last, so `(page - 1) * limit` always fits (`page=9223372036854775807` trapped there).
+    static let pageNumbers = 1...100_000
+    /// The page a link's `page` asks for: within `pageNumbers`, the first when it is missing or not a number.
+    static func page(_ text: String?) -> Int {
+        text.flatMap { BoundedInteger.clamped($0, to: pageNumbers) } ?? 1
+    }
     static let passLimit = 20
     /// How the list is ordered (the database orders and pages it).
     typealias Sort = GuestOrder

@@ -36,7 +36,7 @@ extension WebController {
             notice = Self.imported(count, updated: max(0, updated), unchanged: max(0, unchanged))
         }
         let sort = Self.queryValue(request, "sort").flatMap(GuestsView.Sort.init) ?? .name
-        let page = Self.queryValue(request, "page").flatMap(Int.init) ?? 1
+        let page = GuestsView.page(Self.queryValue(request, "page"))
         return try await guestsPage(signed, event, query: query, notice: notice, sort: sort, page: page)
     }
 
@@ -48,7 +48,7 @@ extension WebController {
     ) async throws -> Response {
         // The requested page, or the last one when it lies past the end (a list that shrank since).
         let wanted = GuestQuery(text: query, order: sort)
-        var page = max(1, page)
+        var page = min(max(GuestsView.pageNumbers.lowerBound, page), GuestsView.pageNumbers.upperBound)
         var list = try await repository.guestList(
             event: event.id, wanted, offset: (page - 1) * GuestsView.limit, limit: GuestsView.limit)
         if list.guests.isEmpty, page > GuestsView.pages(list.total) {

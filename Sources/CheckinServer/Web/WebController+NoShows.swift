@@ -9,7 +9,7 @@ extension WebController {
         let (signed, event) = (context.signed, context.event)
         // By name, 100 a page: the database filters, counts and pages (an event of 100,000 guests included).
         let wanted = GuestQuery(notArrivedOnly: true)
-        var page = max(1, Self.queryValue(request, "page").flatMap(Int.init) ?? 1)
+        var page = GuestsView.page(Self.queryValue(request, "page"))
         var list = try await repository.guestList(
             event: event.id, wanted, offset: (page - 1) * GuestsView.limit, limit: GuestsView.limit)
         let pageCount = GuestsView.pages(list.total)
