@@ -104,14 +104,14 @@ let package = Package(
         .target(name: "BoundedNumbers"),
 
         // The domain: verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
-        .target(name: "KioskCore", dependencies: ["PassFormat"]),
+        .target(name: "KioskCore", dependencies: ["BoundedNumbers", "PassFormat"]),
 
         // The C boundary shared by the adapters: the one syscall helper (EINTR, EAGAIN, the call's name, errno
         // as swift-system's `Errno`) and the safe regular-file reader.
         .target(name: "KioskSystem", dependencies: [systemPackage]),
 
         // Adapters, one per outside world.
-        .target(name: "KioskCrypto", dependencies: ["PassFormat", "KioskCore", "COpenSSL"]),
+        .target(name: "KioskCrypto", dependencies: ["PassFormat", "KioskCore", "KioskSystem", "COpenSSL"]),
         .target(
             name: "KioskDecoding", dependencies: ["KioskCore", "CZBar", "CZXing"], swiftSettings: optimizedInTests),
         .target(
@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "KioskSync",
             dependencies: [
-                "PassFormat",
+                "BoundedNumbers", "PassFormat",
                 "KioskCore", "KioskStore", "CheckinAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -89,10 +89,10 @@ build() {
     pass-parser | config)
         module KioskCore
         harness=("Fuzz/$([[ $target == config ]] && echo ConfigParser || echo PassParser)Fuzz.swift")
-        libs=($(objects KioskCore PassFormat)) ;;
+        libs=($(objects KioskCore BoundedNumbers PassFormat)) ;;
     roster-csv)
         module KioskCSV
-        harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV CSVReading KioskCore PassFormat)) ;;
+        harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV CSVReading KioskCore BoundedNumbers PassFormat)) ;;
     roster-page)
         # CheckinAPI is plain Swift without dependencies: compiled into the harness, so every line of the
         # reader carries the fuzzer's coverage.
@@ -108,7 +108,7 @@ build() {
         if [[ ! -f $lib/FuzzOutcome.o || Fuzz/FuzzOutcome.c -nt $lib/FuzzOutcome.o ]]; then
             "$(dirname "$(command -v swiftc)")/clang" -O1 -c Fuzz/FuzzOutcome.c -o "$lib/FuzzOutcome.o"
         fi
-        libs=($(objects KioskImageIO KioskSystem SystemPackage CSystem KioskCore PassFormat) "$lib/FuzzOutcome.o")
+        libs=($(objects KioskImageIO KioskSystem SystemPackage CSystem KioskCore BoundedNumbers PassFormat) "$lib/FuzzOutcome.o")
         links=(-lpng16 -lturbojpeg) ;;
     *) echo "unknown target '$target'; the targets are: ${targets[*]}" >&2; exit 2 ;;
     esac

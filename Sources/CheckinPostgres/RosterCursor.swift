@@ -22,7 +22,8 @@ enum RosterCursor: Equatable, Sendable {
                 since: try ChangeSnapshot(xmin: parts[1], xmax: parts[2], running: parts[3]),
                 snapshot: try ChangeSnapshot(xmin: parts[4], xmax: parts[5], running: parts[6]), xid: xid, seq: seq)
         case ("x1", 3):
-            guard let xid = Int64(parts[1]), let seq = Int64(parts[2]), xid >= 0 else {
+            // Below Int64.max: `ChangeSnapshot.position` adds one to it (a real xid8 never comes near).
+            guard let xid = Int64(parts[1]), let seq = Int64(parts[2]), (0..<Int64.max).contains(xid) else {
                 throw RepositoryError.badCursor
             }
             self = .changes(ChangeSnapshot.position(xid: xid, seq: seq))
@@ -52,7 +53,8 @@ enum RosterCursor: Equatable, Sendable {
         case ("p2", 5):
             return (try ChangeSnapshot(xmin: parts[1], xmax: parts[2], running: parts[3]), String(parts[4]))
         case ("p1", 4):
-            guard let xid = Int64(parts[1]), let seq = Int64(parts[2]), xid >= 0 else {
+            // Below Int64.max: `ChangeSnapshot.position` adds one to it (a real xid8 never comes near).
+            guard let xid = Int64(parts[1]), let seq = Int64(parts[2]), (0..<Int64.max).contains(xid) else {
                 throw RepositoryError.badCursor
             }
             return (ChangeSnapshot.position(xid: xid, seq: seq), String(parts[3]))

@@ -54,8 +54,13 @@ extension ScanKey {
 
 extension Scan {
     /// The scan an uploaded (or imported) item asks for; nil when its guest id is not one a pass can carry.
+    /// The people one scan may count (0 for a revert or a re-confirmation): a party is at most 999, as on the
+    /// kiosk and the LAN. `arrived` of 2^63 - 1 made every later sum of the event's arrivals overflow.
+    static let arrivals = 0...1000
+
     init?(_ item: CheckInItem) {
-        guard let guest = GuestID(text: item.guestId), item.guestId.count == 16 else { return nil }
+        guard let guest = GuestID(text: item.guestId), item.guestId.count == 16, Self.arrivals.contains(item.arrived)
+        else { return nil }
         self.init(
             key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
             // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.

@@ -1,3 +1,4 @@
+import BoundedNumbers
 import PassFormat
 
 /// What lets one door trust another on the venue LAN (docs/SYNC.md, "Between doors"): the server's statement that
@@ -96,6 +97,10 @@ public struct PeerCredential: Hashable, Sendable, Codable {
             return .malformed("device id or door of a wrong length")
         }
         guard peerKey.count == 65, peerKey.first == 4 else { return .malformed("peer key is not a P-256 point") }
+        // Within 1970...9999 before `notBefore - 300` below.
+        guard ClockDistance.seconds.contains(notBefore), ClockDistance.seconds.contains(notAfter) else {
+            return .malformed("valid from \(notBefore) to \(notAfter), not times between 1970 and 9999")
+        }
         guard signature.count == 64 else { return .malformed("signature of \(signature.count) bytes") }
         guard verifier.trustsKey(keyID) else { return .untrustedKey(keyID) }
         guard verifier.isValidSignature(signature, of: signedMessage, keyID: keyID) else { return .badSignature }

@@ -18,13 +18,22 @@ final class EVPKey: @unchecked Sendable {
     }
 
     /// Reads a PEM file with `PEM_read_bio_PrivateKey` or `PEM_read_bio_PUBKEY`.
+    /// The largest PEM text read as a key: an Ed25519 key's PEM is about 120 bytes.
+    static let maximumPEMSize = 64 << 10
+
     static func readPEM(_ pem: [UInt8], privateKey: Bool, name: String) throws(CryptoError) -> EVPKey {
+        let what = privateKey ? "private" : "public"
+        // Its length is handed to OpenSSL as an Int32, which traps past 2 GiB.
+        guard pem.count <= maximumPEMSize else {
+            throw CryptoError(
+                operation: "reading \(what) key \(name)",
+                detail: "\(pem.count) bytes, more than a key file's \(maximumPEMSize): is it the right file?")
+        }
         let key: OpaquePointer? = pem.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
             defer { BIO_free(bio) }
             return privateKey ? PEM_read_bio_PrivateKey(bio, nil, nil, nil) : PEM_read_bio_PUBKEY(bio, nil, nil, nil)
         }
-        let what = privateKey ? "private" : "public"
         guard let key else {
             throw CryptoError(
                 operation: "reading \(what) key \(name)",

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSystem
 import PassFormat
 
 /// The public keys a kiosk trusts, by key id: several at once, so issuer keys can rotate.
@@ -25,9 +26,14 @@ public struct TrustedKeys: PassSignatureVerifier {
             return try Ed25519PublicKey(raw: Array(raw))
         }
         let path = source.hasPrefix("/") ? source : base + "/" + source
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // At most 64 KiB, and only a regular file: a key of 100 bytes named by a path to /dev/zero hung the read.
+        let data: [UInt8]
+        do {
+            data = try RegularFile.read(path: path, limit: EVPKey.maximumPEMSize)
+        } catch {
             throw CryptoError(
-                operation: "trusted key file \(path)", detail: "cannot be read (missing or no permission)")
+                operation: "trusted key file \(path)",
+                detail: "cannot be read (\(error)): give the path of a PEM public key, or ed25519:<base64>")
         }
         return try Ed25519PublicKey(pem: String(decoding: data, as: UTF8.self), name: path)
     }

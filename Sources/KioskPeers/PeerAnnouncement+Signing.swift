@@ -8,6 +8,12 @@ extension PeerAnnouncement {
     func datagram(signedWith key: P256.Signing.PrivateKey) throws -> [UInt8] {
         let body = Array(try JSONEncoder().encode(self))
         let signature = Array(try key.signature(for: body).derRepresentation)
+        // Within a datagram, so the two-byte length holds it (`UInt8(count >> 8)` trapped past 64 KiB).
+        guard 2 + body.count + signature.count <= Self.maximumDatagram else {
+            throw PeerError(
+                operation: "announcing this door",
+                detail: "an announcement of \(body.count) bytes does not fit a datagram")
+        }
         return [UInt8(body.count >> 8), UInt8(body.count & 0xff)] + body + signature
     }
 

@@ -1,3 +1,4 @@
+import BoundedNumbers
 import CheckinAPI
 import Crypto
 import Foundation
@@ -48,8 +49,12 @@ extension DeviceRevocation {
 extension PeerCredential {
     /// The credential of a server's answer, or nil when a field cannot be one.
     init?(wire: PeerCredentialWire) {
+        // The times and lengths a credential can have: the door makes its certificate from them (`notBefore - 300`
+        // trapped on a server's answer of -2^63) and announces them in a datagram.
         guard let version = UInt8(exactly: wire.version), let keyID = KeyID(exactly: wire.keyId),
-            let key = Data(base64Encoded: wire.peerKey), let signature = Data(base64Encoded: wire.signature)
+            let key = Data(base64Encoded: wire.peerKey), let signature = Data(base64Encoded: wire.signature),
+            ClockDistance.seconds.contains(wire.notBefore), ClockDistance.seconds.contains(wire.notAfter),
+            (1...64).contains(wire.deviceId.utf8.count), (1...256).contains(wire.door.utf8.count)
         else { return nil }
         self.init(
             version: version, keyID: keyID, tenant: wire.tenantId, event: wire.eventId, deviceId: wire.deviceId,

@@ -5,7 +5,8 @@ import Testing
 /// Numbers at the edges of their types, sent to the real `checkin-server` process over HTTP: each is answered and
 /// the process stays up. Before they were parsed into ranges, each of these killed the whole server (every tenant)
 /// with one request: a webhook's timestamp of -2^63 from anyone (`seconds - now`), and a page number of 2^63 - 1
-/// from a signed-in organizer (`(page - 1) * limit`).
+/// from a signed-in organizer (`(page - 1) * limit`), and a new enrolment code's cookie whose time was 2^63 - 1
+/// (`Int(seconds)` where the page showed it).
 @Suite("checkin-server: numbers at the edges of their types")
 struct OutsideNumberTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
@@ -36,6 +37,11 @@ struct OutsideNumberTests {
                 status -H "Cookie: __Host-checkin_session=$session" "$base/events/1/guests?page=$page"
                 status -H "Cookie: __Host-checkin_session=$session" "$base/events/1/no-shows?page=$page"
             done
+            # A new enrolment code's cookie whose time is at the edge of Int64: shown as a time, it trapped.
+            for expires in 9223372036854775807 9223372036854775000 -9223372036854775808; do
+                status -H "Cookie: __Host-checkin_session=$session; __Host-checkin_new_code=1.$expires.ABCD-EFGH" \\
+                    "$base/events/1/devices"
+            done
             status "$base/healthz"
             if kill -0 $pid 2>/dev/null; then echo alive; kill $pid; wait $pid || true; else echo dead; cat log; fi
             """
@@ -46,7 +52,7 @@ struct OutsideNumberTests {
         // The webhooks: refused (401, one answer for every reason), the organizer's pages served (the first page,
         // or the last, which for this list is the first), then /healthz.
         #expect(
-            lines.dropLast().elementsEqual(Array(repeating: "401", count: 4) + Array(repeating: "200", count: 11)),
+            lines.dropLast().elementsEqual(Array(repeating: "401", count: 4) + Array(repeating: "200", count: 14)),
             "\(out)")
     }
 }

@@ -43,6 +43,10 @@ struct CheckInController {
                 outcomes.append(CheckInOutcome(sequence: sequence, outcome: .rejected, reason: "key_of_another_device"))
                 continue
             }
+            guard Scan.arrivals.contains(item.arrived) else {
+                outcomes.append(CheckInOutcome(sequence: sequence, outcome: .rejected, reason: "arrived_out_of_range"))
+                continue
+            }
             guard let scan = Scan(item) else {
                 outcomes.append(CheckInOutcome(sequence: sequence, outcome: .rejected, reason: "unknown_guest"))
                 continue

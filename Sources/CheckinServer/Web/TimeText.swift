@@ -8,8 +8,15 @@ struct TimeText {
     /// than the rest of a monitor row.
     func offset(at date: Date) -> Int { timeZone.secondsFromGMT(for: date) }
 
+    /// Whole seconds of `interval`, within ±10^13 (300,000 years; 0 for NaN): `Int(_:)` of a Double past Int's
+    /// range traps, and a time shown comes from a device, a form or a cookie.
+    static func wholeSeconds(_ interval: Double) -> Int {
+        guard interval.isFinite else { return 0 }
+        return Int(min(max(interval.rounded(.down), -1e13), 1e13))
+    }
+
     func time(_ date: Date) -> String {
-        let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + offset(at: date)) % 86400
+        let seconds = (Self.wholeSeconds(date.timeIntervalSince1970) + offset(at: date)) % 86400
         let ofDay = seconds < 0 ? seconds + 86400 : seconds
         let hour = ofDay / 3600
         let minute = ofDay % 3600 / 60
@@ -27,7 +34,7 @@ struct TimeText {
     }
 
     func relative(_ date: Date) -> String {
-        let seconds = Int(now.timeIntervalSince(date))
+        let seconds = Self.wholeSeconds(now.timeIntervalSince(date))
         let ago =
             switch seconds {
             case ..<60: "just now"

@@ -1,3 +1,4 @@
+import BoundedNumbers
 import CheckinAPI
 import CheckinCore
 import Foundation
@@ -42,7 +43,9 @@ extension WebController {
 
         init?(_ text: String) {
             let parts = text.split(separator: ".", maxSplits: 2).map(String.init)
-            guard parts.count == 3, let event = UInt32(parts[0]), let expires = Int64(parts[1]),
+            // The time within 1970...9999: a cookie of 2^63 - 1 trapped where its time was shown.
+            guard parts.count == 3, let event = UInt32(parts[0]),
+                let expires = BoundedInteger.parse(parts[1], in: ClockDistance.seconds),
                 (1...64).contains(parts[2].count), parts[2].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
             else { return nil }
             self.init(event: event, expiresAt: Date(timeIntervalSince1970: Double(expires)), code: parts[2])
