@@ -1,4 +1,3 @@
-import BoundedNumbers
 import Crypto
 import Foundation
 import KioskCore
@@ -17,41 +16,18 @@ extension PeerAnnouncement {
         return [UInt8(body.count >> 8), UInt8(body.count & 0xff)] + body + signature
     }
 
-    /// An announcement read from a datagram and checked: the credential (trusted key, this event, valid now), the
-    /// signature by the credential's key, and a send time within 5 minutes of this door's clock.
+    /// An announcement read from a datagram and checked (`read(datagram:...)`), then its signature by the
+    /// credential's key.
     init(
         datagram bytes: [UInt8], tenant: UInt32, event: UInt32, now: Date, verifier: some PassSignatureVerifier
     ) throws(PeerError) {
-        let operation = "reading a door's announcement"
-        guard bytes.count <= Self.maximumDatagram, bytes.count > 2 else {
-            throw PeerError(operation: operation, detail: "\(bytes.count) bytes")
-        }
-        let length = Int(bytes[0]) << 8 | Int(bytes[1])
-        guard bytes.count > 2 + length else { throw PeerError(operation: operation, detail: "truncated") }
-        let body = bytes[2..<(2 + length)]
-        let signature = bytes[(2 + length)...]
-        let announcement: PeerAnnouncement
-        do {
-            announcement = try JSONDecoder().decode(PeerAnnouncement.self, from: Data(body))
-        } catch {
-            throw PeerError(operation: operation, detail: "not an announcement: \(error)")
-        }
-        if let refusal = announcement.credential.check(
-            tenant: tenant, event: event, now: Int64(now.timeIntervalSince1970), verifier: verifier)
-        {
-            throw PeerError(operation: operation, detail: refusal.description)
-        }
+        let (announcement, body, signature) = try Self.read(
+            datagram: bytes, tenant: tenant, event: event, now: now, verifier: verifier)
         guard let key = try? P256.Signing.PublicKey(x963Representation: announcement.credential.peerKey),
             let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature),
             key.isValidSignature(parsed, for: body)
         else {
-            throw PeerError(operation: operation, detail: "its signature does not verify")
-        }
-        // `abs(sentAt - now)` trapped on a sentAt of -2^63: a signed datagram killed the doors that heard it.
-        guard ClockDistance.isWithin(300_000, of: Int64(now.timeIntervalSince1970 * 1000), time: announcement.sentAt),
-            (1...65535).contains(announcement.port)
-        else {
-            throw PeerError(operation: operation, detail: "sent too long ago, or a port out of range")
+            throw PeerError(operation: "reading a door's announcement", detail: "its signature does not verify")
         }
         self = announcement
     }

@@ -1,7 +1,6 @@
 import BoundedNumbers
 import Foundation
 import KioskCore
-import NIOCore
 
 /// What two linked doors say to each other, one JSON message per length-prefixed frame.
 enum PeerMessage: Codable, Equatable, Sendable {
@@ -25,17 +24,12 @@ enum PeerMessage: Codable, Equatable, Sendable {
     /// Guest rows or revocations per frame (a row is at most some 7 KB of JSON: 100 stay well below a frame).
     static let noticesPerFrame = 100
 
-    func encoded(allocator: ByteBufferAllocator) throws -> ByteBuffer {
-        allocator.buffer(bytes: try JSONEncoder().encode(self))
-    }
-
     /// The kinds of message this version knows (the JSON object's one key).
     static let knownKinds: Set<String> = ["hello", "items", "guests", "revocations"]
 
-    /// The message in `buffer`; nil for a message of a kind a later version of the kiosk added (one JSON object with
-    /// one key this version does not know), which is skipped so that doors of two versions stay linked.
-    static func decoded(_ buffer: ByteBuffer) throws(PeerError) -> PeerMessage? {
-        let data = Data(buffer.readableBytesView)
+    /// The message in a frame's bytes; nil for a message of a kind a later version of the kiosk added (one JSON
+    /// object with one key this version does not know), which is skipped so that doors of two versions stay linked.
+    static func decoded(_ data: Data) throws(PeerError) -> PeerMessage? {
         let message: PeerMessage
         do {
             message = try JSONDecoder().decode(PeerMessage.self, from: data)

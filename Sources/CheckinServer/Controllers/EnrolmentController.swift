@@ -13,13 +13,7 @@ struct EnrolmentController {
 
     @Sendable func redeem(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await request.decodeJSON(EnrolmentRequest.self, context: context)
-        guard (1...64).contains(body.door.count) else { throw APIFailure.badRequest("door must be 1 to 64 characters") }
-        if let nonce = body.nonce, !(16...128).contains(nonce.utf8.count) {
-            throw APIFailure.badRequest("nonce must be 16 to 128 characters")
-        }
-        if let previous = body.replacesToken, !(1...200).contains(previous.utf8.count) {
-            throw APIFailure.badRequest("replacesToken must be 1 to 200 characters")
-        }
+        if let problem = body.boundsProblem { throw APIFailure.badRequest(problem) }
         // Checked before the code is spent: a kiosk with a bad key can try again with the same code.
         let peerKey = try PeerCredentialIssuer.peerKey(body.peerKey)
         let token = Secrets.newDeviceToken()

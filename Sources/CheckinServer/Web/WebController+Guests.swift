@@ -71,12 +71,7 @@ extension WebController {
 
     /// A value of the query as a browser's GET form sends it: `+` is a space, then percent-decoding.
     static func queryValue(_ request: Request, _ name: String) -> String? {
-        for pair in (request.uri.query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0] == name else { continue }
-            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-        }
-        return nil
+        QueryString.value(name, in: request.uri.query ?? "")
     }
 
     /// "2 guests imported.": the counts of an import that just ended.
