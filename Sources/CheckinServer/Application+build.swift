@@ -30,10 +30,13 @@ public func buildApplication(
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "checkin-server",
         availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger))
-    // Each connection: a deadline for each request's header, the idle timeout, closed after a refused body.
+    // Each connection: at most so many from one address, a deadline for each request's header and a pace for its
+    // body, the idle timeout, closed after a refused body.
+    let perAddress = ConnectionsPerAddress(
+        limit: limits.maximumConnectionsPerAddress, exempt: limits.trustedProxies, logger: logger)
     let http1 = HTTPServerBuilder.http1(
         configuration: .init(
-            additionalChannelHandlers: [RequestEdgeHandler(headerTimeout: limits.requestHeaderTimeout)],
+            additionalChannelHandlers: [perAddress.handler(), RequestEdgeHandler(limits: limits)],
             idleTimeout: limits.idleTimeout))
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
@@ -84,14 +87,15 @@ public func buildRouter(
     HealthController(repository: repository).addRoutes(to: router)
     if let metrics { MetricsController(metrics: metrics, repository: repository, clock: clock).addRoutes(to: router) }
     EnrolmentController(repository: repository, clock: clock).addRoutes(to: router)
-    let device = router.group("v1").add(middleware: DeviceAuthenticator(repository: repository, clock: clock))
+    let device = router.group("v1").add(
+        middleware: DeviceAuthenticator(repository: repository, clock: clock, limits: limits))
     EventController(scope: scope, clock: clock).addRoutes(to: device)
     RosterController(repository: repository, scope: scope, clock: clock).addRoutes(to: device)
     CheckInController(repository: repository, scope: scope, clock: clock, metrics: metrics).addRoutes(to: device)
     HeartbeatController(repository: repository, clock: clock, retention: retention).addRoutes(to: device)
     let admin = router.group("v1/admin").add(middleware: AdminAuthenticator(repository: repository))
     AdminController(admin: CheckinAdmin(repository: repository, clock: clock)).addRoutes(to: admin)
-    GuestWebhookController(repository: repository, clock: clock).addRoutes(to: router)
+    GuestWebhookController(repository: repository, clock: clock, limits: limits).addRoutes(to: router)
     // Reset links need a relay (the issuance's) and the outbox that sends through it.
     let resetMail = issuance.flatMap { steps in outbox.map { PasswordResetMail(outbox: $0, address: steps.address) } }
     WebController(

@@ -7,6 +7,7 @@ import Hummingbird
 struct DeviceAuthenticator: RouterMiddleware {
     let repository: any CheckinRepository
     let clock: any ServerClock
+    let limits: EdgeLimits
 
     func handle(
         _ request: Request, context: ServerContext,
@@ -17,10 +18,12 @@ struct DeviceAuthenticator: RouterMiddleware {
             throw APIFailure.unauthorized
         }
         if device.revoked {
-            try await repository.appendAudit(
+            // A stolen token's holder may go on sending it: at most a few rows a minute of one device.
+            try await ThrottledAudit(repository: repository, clock: clock, limits: limits).append(
                 AuditEntry(
                     at: clock.now(), tenant: device.tenant, device: device.id, action: "revoked_token",
-                    detail: "\(request.method) \(request.uri.path)"))
+                    detail: AuditText.clipped("\(request.method) \(request.uri.path)")),
+                key: "device:" + device.id)
             throw APIFailure.unauthorized
         }
         var context = context

@@ -30,6 +30,14 @@ struct EdgeOptions: ParsableArguments {
         help: "Connections served at once; more wait to be accepted until one closes.")
     var maximumConnections = defaults.maximumConnections
     @Option(
+        name: .customLong("max-connections-per-address"),
+        help: "Connections open at once from one client address (a trusted proxy's not counted); more are closed.")
+    var maximumConnectionsPerAddress = defaults.maximumConnectionsPerAddress
+    @Option(
+        name: .customLong("body-progress-timeout"),
+        help: "Seconds within which a request's body must bring 16 KiB more (or its end); a slower client is cut off.")
+    var bodyProgressTimeout = 20
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "The address of a reverse proxy whose X-Forwarded-For names the client (repeat for several).",
@@ -49,6 +57,8 @@ struct EdgeOptions: ParsableArguments {
             ("--api-body-limit", apiBody, 1024...(64 << 20)), ("--import-body-limit", importBody, 1024...(1 << 30)),
             ("--header-timeout", headerTimeout, 1...600), ("--idle-timeout", idleTimeout, 1...3600),
             ("--max-connections", maximumConnections, 1...1_000_000),
+            ("--max-connections-per-address", maximumConnectionsPerAddress, 1...1_000_000),
+            ("--body-progress-timeout", bodyProgressTimeout, 1...600),
             ("--password-checks-waiting", passwordChecksWaiting, 0...10_000),
             ("--alert-deliveries", alertDeliveries, 1...256),
         ] where !range.contains(value) {
@@ -67,6 +77,8 @@ struct EdgeOptions: ParsableArguments {
         limits.requestHeaderTimeout = .seconds(Int64(headerTimeout))
         limits.idleTimeout = .seconds(Int64(idleTimeout))
         limits.maximumConnections = maximumConnections
+        limits.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+        limits.bodyProgressTimeout = .seconds(Int64(bodyProgressTimeout))
         // As the socket reports the peer (SocketAddress.ipAddress), so that they compare equal.
         limits.trustedProxies = Set(
             trustedProxies.compactMap { try? SocketAddress(ipAddress: $0, port: 0).ipAddress })

@@ -111,4 +111,49 @@ import Testing
             }
         }
     }
+
+    /// Two clients that send a body a byte every 200 ms to a server of two connections: before, each byte
+    /// restarted the idle timer and /healthz waited for as long as they liked; now each is cut off when its body
+    /// brings less than 16 KiB within the pace timeout, and /healthz is answered.
+    @Test func slowBodiesAreCutOffAndTheServerAnswersAgain() async throws {
+        let h = try await Harness(.sqliteInMemory)
+        var limits = Self.limits(header: 60_000, idle: 60_000, connections: 2)
+        limits.bodyProgressTimeout = .milliseconds(1_000)
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let app = try buildApplication(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
+            repository: h.repository, clock: h.clock, onListening: { listening.yield($0) })
+        let group = ServiceGroup(services: [app], logger: Logger(label: "slow-body-test"))
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next())
+                let (cut, health) = try await DedicatedThread.run(named: "raw-connection") {
+                    let slow = try (0..<2).map { _ in try RawConnection(port: port) }
+                    for connection in slow {
+                        connection.send(
+                            "POST /v1/enrolments/redeem HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: 1000\r\n\r\n{")
+                    }
+                    let healthz = try RawConnection(port: port)
+                    healthz.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    // A byte each 200 ms from both, for at most 60 s (a bound for a loaded machine, not a measure).
+                    var cut = [false, false]
+                    for _ in 0..<300 where cut.contains(false) {
+                        for (index, connection) in slow.enumerated() where !cut[index] {
+                            if !connection.send("a") || connection.readUntilClosed(timeout: 0.1).closed {
+                                cut[index] = true
+                            }
+                        }
+                    }
+                    return (cut, healthz.read(until: "HTTP/1.1 200", timeout: 60))
+                }
+                #expect(cut == [true, true], "a body a byte every 200 ms held its connection for 60 s")
+                #expect(health.contains("HTTP/1.1 200"), "/healthz was not answered beside two slow bodies")
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+        }
+    }
 }

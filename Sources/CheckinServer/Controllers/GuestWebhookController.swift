@@ -13,6 +13,7 @@ import PassFormat
 struct GuestWebhookController {
     let repository: any CheckinRepository
     let clock: any ServerClock
+    let limits: EdgeLimits
 
     func addRoutes(to router: Router<ServerContext>) {
         router.post("v1/webhooks/tenants/:tenant/guests", use: receive)
@@ -42,9 +43,15 @@ struct GuestWebhookController {
                 id: request.headers[.webhookID], timestamp: request.headers[.webhookTimestamp],
                 signature: request.headers[.webhookSignature], body: bytes, secrets: secrets, now: now)
         } catch {
+            // Anyone may send these: at most a few rows a minute from one address (ThrottledAudit).
             if try await repository.tenant(tenant) != nil {
-                try await repository.appendAudit(
-                    AuditEntry(at: now, tenant: tenant, device: nil, action: "webhook_refused", detail: "\(error)"))
+                let client = ClientAddress.of(
+                    request, peer: context.clientAddress, trustedProxies: limits.trustedProxies)
+                try await ThrottledAudit(repository: repository, clock: clock, limits: limits).append(
+                    AuditEntry(
+                        at: now, tenant: tenant, device: nil, action: "webhook_refused",
+                        detail: "\(error) from " + AuditText.clipped(client, to: 64)),
+                    key: "client:" + client)
             }
             throw Self.refused
         }

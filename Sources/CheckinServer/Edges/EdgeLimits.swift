@@ -22,8 +22,17 @@ public struct EdgeLimits: Sendable {
     public var requestHeaderTimeout: TimeAmount = .seconds(10)
     /// A connection with no request in progress (before the first, between two) is closed after this.
     public var idleTimeout: TimeAmount = .seconds(60)
+    /// Once a request's header is in, its body must keep coming: `bodyProgressBytes` (or the rest of the body)
+    /// within each `bodyProgressTimeout`, else the connection is closed. A client that sends a body a byte every
+    /// few seconds (each byte restarted the idle timer) held a connection for as long as it liked.
+    public var bodyProgressTimeout: TimeAmount = .seconds(20)
+    public var bodyProgressBytes = 16 * 1024
     /// Connections served at once; more wait in the listen backlog until one closes.
     public var maximumConnections = 1_000
+    /// Connections open at once from one client address (a trusted proxy's are not counted): beyond it a new
+    /// one is closed at once, so a few clients cannot hold every connection. A venue's kiosks behind one NAT hold
+    /// a connection or two each.
+    public var maximumConnectionsPerAddress = 250
 
     // MARK: Sign-in
 

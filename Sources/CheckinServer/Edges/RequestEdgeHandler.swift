@@ -2,7 +2,9 @@ import NIOCore
 import NIOHTTPTypes
 
 /// After the HTTP decoder, on every connection: adds `RequestHeaderTimeout` at the front of the pipeline and
-/// tells it when a request's header is complete and when its answer went out; closes the connection once an
+/// tells it when a request's header is complete and when its answer went out; from the header on, holds the
+/// body to a pace (`bodyProgressBytes` within each `bodyProgressTimeout`, or its end; else the connection is
+/// closed: a body a byte every few seconds held a connection for ever); closes the connection once an
 /// answer that says `Connection: close` is sent (413 from `BodyLimitMiddleware`), so the server never reads the
 /// rest of a body it refused (Hummingbird would otherwise read it to the end to reach the next request). The
 /// close lingers: the answer, then end of output (FIN), what still arrives dropped unread, and the connection
@@ -14,11 +16,24 @@ final class RequestEdgeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let headerTimeout: RequestHeaderTimeout
+    private let bodyProgressTimeout: TimeAmount
+    private let bodyProgressBytes: Int
+    private var bodyDeadline: Scheduled<Void>?
+    private var bodyBytesSinceProgress = 0
     private var closeAfterAnswer = false
     static let lingering: TimeAmount = .seconds(2)
 
-    init(headerTimeout: TimeAmount) {
+    init(headerTimeout: TimeAmount, bodyProgressTimeout: TimeAmount = .seconds(20), bodyProgressBytes: Int = 16 * 1024)
+    {
         self.headerTimeout = RequestHeaderTimeout(timeout: headerTimeout)
+        self.bodyProgressTimeout = bodyProgressTimeout
+        self.bodyProgressBytes = bodyProgressBytes
+    }
+
+    convenience init(limits: EdgeLimits) {
+        self.init(
+            headerTimeout: limits.requestHeaderTimeout, bodyProgressTimeout: limits.bodyProgressTimeout,
+            bodyProgressBytes: limits.bodyProgressBytes)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -30,8 +45,42 @@ final class RequestEdgeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { headerTimeout.headerReceived() }
+        switch unwrapInboundIn(data) {
+        case .head:
+            headerTimeout.headerReceived()
+            bodyBytesSinceProgress = 0
+            expectBody(context: context)
+        case .body(let part):
+            bodyBytesSinceProgress += part.readableBytes
+            if bodyBytesSinceProgress >= bodyProgressBytes {
+                bodyBytesSinceProgress = 0
+                expectBody(context: context)
+            }
+        case .end:
+            bodyDeadline?.cancel()
+            bodyDeadline = nil
+        }
         context.fireChannelRead(data)
+    }
+
+    /// The next `bodyProgressBytes` of the body (or its end) must come within `bodyProgressTimeout`.
+    private func expectBody(context: ChannelHandlerContext) {
+        bodyDeadline?.cancel()
+        bodyDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: bodyProgressTimeout) { [weak self] in
+            self?.bodyDeadline = nil
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        bodyDeadline?.cancel()
+        bodyDeadline = nil
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        bodyDeadline?.cancel()
+        bodyDeadline = nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -57,11 +57,4 @@ struct SignInThrottle: Sendable {
     func admitsResetMail(account: String, now: Date) async throws -> Bool {
         try await repository.takeHits([RateLimit(key: "reset:account:" + account, limit: 3, window: 3600)], at: now)
     }
-
-    /// Whether an audit row for an unauthenticated request from `client` may be written at `now`.
-    func mayAudit(client: String, now: Date) async throws -> Bool {
-        try await repository.takeHits(
-            [RateLimit(key: "audit:client:" + client, limit: limits.unauthenticatedAuditPerMinute, window: 60)],
-            at: now)
-    }
 }

@@ -326,11 +326,11 @@ struct WebController: Sendable {
     /// An audit row for a request without a credential: its text clipped, and at most
     /// `unauthenticatedAuditPerMinute` rows per client address and minute (the rest are not written).
     func auditUnauthenticated(_ action: String, _ detail: String, client: String) async throws {
-        guard try await throttle.mayAudit(client: client, now: clock.now()) else { return }
-        try await repository.appendAudit(
+        try await ThrottledAudit(repository: repository, clock: clock, limits: limits).append(
             AuditEntry(
                 at: clock.now(), tenant: nil, device: nil, action: action,
-                detail: AuditText.clipped(detail) + " from " + AuditText.clipped(client, to: 64)))
+                detail: AuditText.clipped(detail) + " from " + AuditText.clipped(client, to: 64)),
+            key: "client:" + client)
     }
 
     /// A form without the right CSRF token: 403, audited (without a session: clipped and rate-limited, from
