@@ -155,5 +155,64 @@ write("pgm", "maxval-65535.pgm", f"P5\n{W} {H}\n65535\n".encode()
 write("pgm", "maxval-15-comment.pgm", b"P5 # a comment\n4\t3\n15\r" + bytes([0, 3, 7, 15, 1, 2, 4, 8, 15, 0, 16, 0]))
 write("pgm", "two-images.pgm", b"P5\n2 2\n255\n\x00\x40\x80\xffP5\n1 1\n255\n\x10")
 
+# --- a device's upload (the server's direct reader) -----------------------------------------------------------
+item = ('{"key":{"deviceId":"dev-1","epoch":"e1","sequence":7},"guestId":"AAAAAAAAAAAAAAAA","kind":"check_in",'
+        '"scannedAt":"2026-11-23T10:30:00.123Z","clockOffsetMs":-1234,"arrived":2,"door":"North","source":"camera"}')
+write("upload-json", "one-item.json", '{"items":[' + item + ']}')
+write("upload-json", "revert-unknown-keys.json",
+      '{"extra":[1,{"a":null}],"items":[{"key":{"deviceId":"d","epoch":"e","sequence":2},"guestId":"x",'
+      '"kind":"revert","scannedAt":"2026-11-23T10:30:00Z","clockOffsetMs":null,"arrived":0,"door":"N\\u00e9\\/",'
+      '"source":"keyboard","reverts":{"deviceId":"d","epoch":"e","sequence":1}}]}')
+write("upload-json", "empty.json", '{"items":[]}')
+write("upload-json", "edges.json", '{"items":[' + item.replace('"sequence":7', '"sequence":-9223372036854775808')
+      .replace('"arrived":2', '"arrived":9223372036854775807') + ']}')
+# The crash the depth limit fixed: an unknown key's value nested deeper than the reader allows (the stack
+# overflowed at some tens of thousands, past the fuzzer's -max_len: CheckInBatchJSONTests has half a million).
+write("upload-json", "regression-deep-nesting.json", '{"extra":' + "[" * 4000 + "]" * 4000 + ',"items":[]}')
+
+# --- enrolment and heartbeat bodies (first byte: even an enrolment, odd a heartbeat) ----------------------
+write("device-bodies", "enrolment.json",
+      b"\x00" + b'{"code":"AAAA-BBBB-CCCC-DDDD","door":"North","kioskVersion":"1.4.0","nonce":"0123456789abcdef"}')
+write("device-bodies", "enrolment-peer-key.json",
+      b"\x00" + b'{"code":"x","door":"\\u00c9ast","kioskVersion":"1","replacesToken":"kt_1","peerKey":"BAAA"}')
+write("device-bodies", "heartbeat.json",
+      b"\x01" + b'{"door":"North","kioskVersion":"1.4.0","pending":3,"oldestPendingAt":"2026-11-23T10:30:00.000Z",'
+      b'"rosterCursor":"x2:10:12:11","rosterFetchedAt":"2026-11-23T10:29:00.000Z","camera":"ok",'
+      b'"clockOffsetMs":-250,"deviceTime":"2026-11-23T10:30:01.000Z","lanPeers":["dev-2"]}')
+write("device-bodies", "regression-heartbeat-edges.json",
+      b"\x01" + b'{"door":"North","kioskVersion":"1","pending":-9223372036854775808,"rosterCursor":'
+      b'"x1:9223372036854775807:9223372036854775807","camera":"ok","clockOffsetMs":-9223372036854775808,'
+      b'"deviceTime":"9999-12-31T23:59:59.999Z"}')
+
+# --- the request edge: a query line, then a webhook's id, timestamp and signature lines, then its body -----
+body = '{"type":"guest.created","data":{"eventId":1,"reference":"r-1","name":"Ada"}}'
+write("request-edge", "pages.txt", "q=ada+lovelace&sort=name&page=2\nmsg_1\n1614265330\nv1,AAAA\n" + body)
+write("request-edge", "signed.txt",
+      "page=3\nmsg_p5jXN8AQM9LWM0D4loKWxJek\n1614265330\n"
+      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=\n" + '{"test": 2432232314}')
+write("request-edge", "regression-page-int64-max.txt", "page=9223372036854775807&notice=imported&count=-1\n\n\n\n")
+write("request-edge", "regression-timestamp-int64-min.txt",
+      "page=%41%ZZ\nmsg_1\n-9223372036854775808\nv1,AAAA v2,BBBB\n{}")
+
+# --- doors' messages (first byte even) and announcements (odd) ------------------------------------------
+write("peer-message", "hello.json",
+      b"\x00" + b'{"hello":{"vector":{"entries":[{"stream":{"device":"dev-b","epoch":"e1"},"from":1,"through":9}]},'
+      b'"sentAt":1795431795000,"passesOn":true}}')
+write("peer-message", "later-kind.json", b"\x00" + b'{"later":{"_0":[1,2]}}')
+write("peer-message", "regression-hello-int64-min.json",
+      b"\x00" + b'{"hello":{"vector":{"entries":[]},"sentAt":-9223372036854775808,"passesOn":true}}')
+# A credential of the right shape (a 65-byte P-256 point, a 64-byte signature): the harness's verifier takes any
+# signature, so the fuzzer starts past the server's.
+peer_key = ",".join(["4"] + ["1"] * 64)
+signature = ",".join(["0"] * 64)
+announcement = ('{"credential":{"version":1,"keyID":1,"tenant":7,"event":42,"deviceId":"dev-a","door":"North",'
+                '"peerKey":[' + peer_key + '],"notBefore":1795431000,"notAfter":1795517000,"signature":['
+                + signature + ']},"port":7447,"sentAt":1795431795000}')
+for name, text in [("announcement.bin", announcement),
+                   ("regression-announcement-int64-min.bin",
+                    announcement.replace("1795431795000", "-9223372036854775808"))]:
+    raw = text.encode()
+    write("peer-message", name, b"\x01" + bytes([len(raw) >> 8, len(raw) & 0xFF]) + raw + b"0E\x02\x01\x01")
+
 total = sum(f.stat().st_size for f in CORPUS.rglob("*") if f.is_file())
 print(f"{sum(1 for f in CORPUS.rglob('*') if f.is_file())} seeds, {total} bytes in {CORPUS}")

@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 
 out=.build/fuzz
 lib=$out/lib
-targets=(pass-parser config roster-csv roster-page guest-csv png jpeg pgm)
+targets=(pass-parser config roster-csv roster-page guest-csv png jpeg pgm upload-json device-bodies request-edge peer-message)
 swiftc_flags=(-sanitize=fuzzer,address -parse-as-library -O -use-ld=lld)
 
 describe() {
@@ -34,6 +34,10 @@ describe() {
     png) echo "PNG bytes: ImageFile.decode(data:name:) -> libpng simplified API, PNG round trip" ;;
     jpeg) echo "JPEG bytes: ImageFile.decode(data:name:) -> TurboJPEG, re-encoding" ;;
     pgm) echo "PGM bytes: ImageFile.decode(data:name:) -> Swift P5 reader, PGM round trip" ;;
+    upload-json) echo "a device's upload: CheckInBatch(json:) (depth-limited), JSONDecoder's fallback, round trip" ;;
+    device-bodies) echo "enrolment and heartbeat bodies: APICoding.decoder(), boundsProblem, round trip" ;;
+    request-edge) echo "query strings (QueryString.value, page numbers) and webhook headers (StandardWebhook.verify)" ;;
+    peer-message) echo "doors' messages and announcements: PeerMessage.decoded, PeerAnnouncement.read" ;;
     *) return 1 ;;
     esac
 }
@@ -80,7 +84,7 @@ module() {
 # The object files of modules built by `module`.
 objects() { for m in "$@"; do ls "$modules/$m.build/"*.o; done; }
 
-c_modules=(-I "$modules/Modules" -I Sources/CPNG -I Sources/CTurboJPEG -I "$spm/checkouts/swift-system/Sources/CSystem/include")
+c_modules=(-I "$modules/Modules" -I Sources/CPNG -I Sources/CTurboJPEG -I Sources/COpenSSL -I "$spm/checkouts/swift-system/Sources/CSystem/include")
 for flag in $(pkg-config --cflags-only-I libpng libturbojpeg 2>/dev/null); do c_modules+=(-Xcc "$flag"); done
 
 build() {
@@ -100,6 +104,21 @@ build() {
     guest-csv)
         module CheckinCore
         harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore CSVReading PassFormat)) ;;
+    upload-json | device-bodies)
+        # Plain Swift compiled into the harness, as roster-page.
+        local name; name=$([[ $target == upload-json ]] && echo UploadJSON || echo DeviceBodies)
+        harness=("Fuzz/${name}Fuzz.swift" Sources/CheckinAPI/*.swift) ;;
+    request-edge)
+        module CheckinWebhooks
+        harness=(Fuzz/RequestEdgeFuzz.swift Sources/CheckinAPI/*.swift)
+        libs=($(objects CheckinWebhooks BoundedNumbers KioskCrypto KioskCore KioskSystem SystemPackage CSystem PassFormat))
+        links=(-lcrypto) ;;
+    peer-message)
+        # The NIO-free files of KioskPeers (the message and the announcement's reading) compiled into the harness.
+        module KioskCore
+        harness=(Fuzz/PeerMessageFuzz.swift Sources/KioskPeers/PeerMessage.swift Sources/KioskPeers/PeerError.swift
+            Sources/KioskPeers/PeerAnnouncement+Datagram.swift)
+        libs=($(objects KioskCore BoundedNumbers PassFormat)) ;;
     png | jpeg | pgm)
         module KioskImageIO
         local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")
