@@ -5,7 +5,8 @@ import KioskCore
 extension PeerAnnouncement {
     /// A datagram read and checked but for its signature by the door's peer key (`init(datagram:...)` checks that
     /// last): its length, the announcement's JSON, its credential (a trusted key, this event, valid now), a send
-    /// time within 5 minutes of this door's clock and a port. No number in it reaches arithmetic unchecked.
+    /// time within 5 minutes of this door's clock, a port and at most `maximumAddresses` addresses. No number in it
+    /// reaches arithmetic unchecked.
     static func read(
         datagram bytes: [UInt8], tenant: UInt32, event: UInt32, now: Date, verifier: some PassSignatureVerifier
     ) throws(PeerError) -> (announcement: PeerAnnouncement, body: ArraySlice<UInt8>, signature: ArraySlice<UInt8>) {
@@ -33,6 +34,11 @@ extension PeerAnnouncement {
             (1...65535).contains(announcement.port)
         else {
             throw PeerError(operation: operation, detail: "sent too long ago, or a port out of range")
+        }
+        if let addresses = announcement.addresses {
+            guard addresses.count <= Self.maximumAddresses, addresses.allSatisfy({ $0.utf8.count <= 45 }) else {
+                throw PeerError(operation: operation, detail: "\(addresses.count) addresses, or one too long")
+            }
         }
         return (announcement, body, signature)
     }

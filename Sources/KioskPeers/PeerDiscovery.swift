@@ -76,7 +76,7 @@ struct PeerDiscovery: Sendable {
                         if let current = network.holder.current {
                             let announcement = PeerAnnouncement(
                                 credential: current.identity.credential, port: port,
-                                sentAt: Int64(Date().timeIntervalSince1970 * 1000))
+                                sentAt: Int64(Date().timeIntervalSince1970 * 1000), addresses: ownAddresses())
                             let bytes = try announcement.datagram(signedWith: current.identity.signingKey)
                             try await outbound.write(
                                 AddressedEnvelope(remoteAddress: group, data: ByteBuffer(bytes: bytes)))
@@ -106,11 +106,35 @@ struct PeerDiscovery: Sendable {
         guard peer.deviceId != context.device, !network.exchange.revocations.revokes(peer),
             let host = sender.ipAddress
         else { return }
+        // Sent from an address the door signed, or replayed from elsewhere (a device without credentials kept doors
+        // from linking by replaying a door's announcement and holding the dial silent).
+        if let addresses = announcement.addresses, !addresses.contains(host) {
+            network.logger.debug(
+                "ignored \(peer.door)'s announcement from \(host), not one of its addresses \(addresses)")
+            return
+        }
         let exchange = network.exchange
         let network = self.network
+        let address = "\(host):\(announcement.port)"
+        // Each (door, address) dialled on its own and beside the others: one silent dial holds up nothing else.
         tasks.addTask {
-            guard await exchange.announced(peer, address: "\(host):\(announcement.port)") else { return }
+            guard await exchange.announced(peer, address: address) else { return }
             await network.dial(host: host, port: announcement.port, device: peer.deviceId)
         }
+    }
+
+    /// The IPv4 addresses this door sends its announcements from: the configured interface's, or every one of
+    /// this box's (loopback too: doors on one box, as in the tests), at most `PeerAnnouncement.maximumAddresses`.
+    func ownAddresses() -> [String] {
+        if let interface = network.settings.interface { return [interface] }
+        let devices = (try? System.enumerateDevices()) ?? []
+        var addresses: [String] = []
+        for device in devices {
+            guard case .v4 = device.address, let text = device.address?.ipAddress, !addresses.contains(text) else {
+                continue
+            }
+            addresses.append(text)
+        }
+        return Array(addresses.prefix(PeerAnnouncement.maximumAddresses))
     }
 }

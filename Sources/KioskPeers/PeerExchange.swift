@@ -62,6 +62,8 @@ public actor PeerExchange {
     /// Told of the items each message from a peer brought that were new here (the benchmark's and tests' clock).
     let applied: @Sendable ([PeerItem]) -> Void
     var links: [String: Link] = [:]
+    /// The dials under way, by device and address (`device@host:port`): each its own, so a silent one at a
+    /// replayed address holds up no other.
     var dialing: Set<String> = []
     var nextLinkID = 0
     var lastNoted: [String: (address: String, at: Date)] = [:]
@@ -196,7 +198,6 @@ public actor PeerExchange {
             previous.channel.close(promise: nil)
         }
         links[peer.deviceId] = link
-        dialing.remove(peer.deviceId)
         logger.info("LAN link up with \(peer.door) (\(peer.deviceId)) at \(address)")
         sighted(peer, address: address, clockSkewMs: clockSkewMs)
         keepAuthors([peer])
@@ -337,17 +338,18 @@ public actor PeerExchange {
         }
     }
 
-    /// Whether this door should dial `peer` now: it is not linked or being dialed, and of the two doors this one
-    /// has the smaller device id (so each pair makes one link).
-    func shouldDial(_ peer: PeerCredential) -> Bool {
-        guard peer.deviceId != context.device, links[peer.deviceId] == nil, !dialing.contains(peer.deviceId),
+    /// Whether this door should dial `peer` at `address` now: it is not linked, not being dialed there, and of the
+    /// two doors this one has the smaller device id (so each pair makes one link).
+    func shouldDial(_ peer: PeerCredential, address: String) -> Bool {
+        let key = peer.deviceId + "@" + address
+        guard peer.deviceId != context.device, links[peer.deviceId] == nil, !dialing.contains(key),
             context.device < peer.deviceId
         else { return false }
-        dialing.insert(peer.deviceId)
+        dialing.insert(key)
         return true
     }
 
-    func dialEnded(_ device: String) { dialing.remove(device) }
+    func dialEnded(_ device: String, address: String) { dialing.remove(device + "@" + address) }
 
     /// Closes every link (shutdown).
     func closeAll() {
@@ -368,6 +370,6 @@ extension PeerExchange {
     /// A door announced itself: noted, and whether to dial it now.
     func announced(_ peer: PeerCredential, address: String) -> Bool {
         heard(peer, address: address)
-        return shouldDial(peer)
+        return shouldDial(peer, address: address)
     }
 }

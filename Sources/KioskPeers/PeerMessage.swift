@@ -52,13 +52,27 @@ enum PeerMessage: Codable, Equatable, Sendable {
     }
 }
 
-/// A door's announcement on the multicast group: its credential, the port it accepts links on, when it was sent,
-/// and a signature with its peer key over all of that, so nobody can announce a door's credential at another
-/// port. The datagram is the body's length (2 bytes, big-endian), the body (JSON), and the signature (DER).
+/// A door's announcement on the multicast group: its credential, the port it accepts links on, the addresses it
+/// sends from, when it was sent, and a signature with its peer key over all of that, so nobody can announce a
+/// door's credential at another port or replay it from another address (a door dials only an announcement whose
+/// source is one of its addresses). The datagram is the body's length (2 bytes, big-endian), the body (JSON), and
+/// the signature (DER).
 struct PeerAnnouncement: Codable, Equatable, Sendable {
     var credential: PeerCredential
     var port: Int
     var sentAt: Int64
+    /// The door's IPv4 addresses; nil from a door of an earlier version, which is dialled at the datagram's source
+    /// (that version's announcements can be replayed from elsewhere for their 5 minutes).
+    var addresses: [String]?
+
+    init(credential: PeerCredential, port: Int, sentAt: Int64, addresses: [String]? = nil) {
+        self.credential = credential
+        self.port = port
+        self.sentAt = sentAt
+        self.addresses = addresses
+    }
 
     static let maximumDatagram = 4096
+    /// The most addresses an announcement names.
+    static let maximumAddresses = 16
 }

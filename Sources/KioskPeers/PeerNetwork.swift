@@ -15,10 +15,8 @@ struct PeerNetwork: Sendable {
     let verifier: any PassSignatureVerifier
     let logger: Logger
     let group: any EventLoopGroup
-
-    /// How long a connection may take to prove who it is before it is closed: an unauthenticated peer holds
-    /// nothing for longer.
-    static let handshakeLimit: TimeAmount = .seconds(5)
+    /// The listener's connections still in their TLS handshake, capped.
+    let handshakes = HandshakeSlots()
 
     typealias Accepted = (channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: VerifiedPeer)
 
@@ -58,7 +56,7 @@ struct PeerNetwork: Sendable {
         try sync.addHandler(
             IdleStateHandler(readTimeout: .nanoseconds(Int64(settings.silentLinkLimit / .nanoseconds(1)))))
         try sync.addHandler(CloseWhenSilent())
-        channel.eventLoop.scheduleTask(in: Self.handshakeLimit) {
+        channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(settings.handshakeLimit / .nanoseconds(1)))) {
             if peer.credential == nil { channel.close(promise: nil) }
         }
         return (try NIOAsyncChannel(wrappingChannelSynchronously: channel), peer)
@@ -81,6 +79,8 @@ struct PeerNetwork: Sendable {
                         NIOSSLServerHandler(context: current.server) { certificates, promise in
                             promise.succeed(network.verify(certificates, into: peer))
                         })
+                    // At most so many handshakes at once, in all and per address (HandshakeSlots).
+                    try channel.pipeline.syncOperations.addHandler(network.handshakes.handler())
                     return try network.addFraming(channel, peer: peer)
                 }
             }
@@ -102,7 +102,7 @@ struct PeerNetwork: Sendable {
 
     /// Dials a door that announced itself, and runs the link until it closes.
     func dial(host: String, port: Int, device: String) async {
-        defer { Task { await exchange.dialEnded(device) } }
+        defer { Task { await exchange.dialEnded(device, address: "\(host):\(port)") } }
         let network = self
         guard let current = holder.current else { return }
         do {

@@ -13,6 +13,9 @@ public struct PeerSettings: Equatable, Sendable {
     public var pollEvery: Duration
     /// A link silent this long is closed (a door unplugged, a cable cut): three of `PeerExchange.keepAliveEvery`.
     public var silentLinkLimit: Duration
+    /// How long a connection may take to prove who it is (its TLS handshake) before it is closed: an
+    /// unauthenticated peer holds nothing for longer.
+    public var handshakeLimit: Duration
 
     public static let defaultPort = 7447
     public static let defaultGroup = "239.255.77.77"
@@ -22,7 +25,7 @@ public struct PeerSettings: Equatable, Sendable {
         port: Int = PeerSettings.defaultPort, group: String = PeerSettings.defaultGroup,
         discoveryPort: Int = PeerSettings.defaultDiscoveryPort, interface: String? = nil,
         announceEvery: Duration = .seconds(2), pollEvery: Duration = .milliseconds(20),
-        silentLinkLimit: Duration = .seconds(15)
+        silentLinkLimit: Duration = .seconds(15), handshakeLimit: Duration = .seconds(5)
     ) {
         self.port = port
         self.group = group
@@ -31,5 +34,6 @@ public struct PeerSettings: Equatable, Sendable {
         self.announceEvery = announceEvery
         self.pollEvery = pollEvery
         self.silentLinkLimit = silentLinkLimit
+        self.handshakeLimit = handshakeLimit
     }
 }

@@ -83,6 +83,7 @@ final class PeerNode: Sendable {
     init(
         device: String, door: String, issuer: Issuer,
         credential: ((_ peerKey: [UInt8]) throws -> PeerCredential)? = nil, forgedKey: Bool = false,
+        handshakeLimit: Duration = .seconds(5),
         applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in }
     ) async throws {
         self.device = device
@@ -121,7 +122,8 @@ final class PeerNode: Sendable {
             // Keep-alives go out from a task, which a whole-suite run on 2 cores can hold up longer than a door's
             // 15 s (a relay test lost its link that way, and these nodes dial once, where a kiosk dials again):
             // here a link is closed for silence only after 2 minutes. No test here is about silence.
-            settings: PeerSettings(port: 0, interface: "127.0.0.1", silentLinkLimit: .seconds(120)),
+            settings: PeerSettings(
+                port: 0, interface: "127.0.0.1", silentLinkLimit: .seconds(120), handshakeLimit: handshakeLimit),
             verifier: issuer.trusted, logger: logger,
             group: MultiThreadedEventLoopGroup.singleton)
         let (server, port) = try await network.listen()
