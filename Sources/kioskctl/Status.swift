@@ -34,6 +34,7 @@ struct Status: ParsableCommand {
             "door \(settings.door), event \(settings.event): \(try store.guestCount(event: settings.event)) guests, "
                 + "\(try store.checkIns(event: settings.event).count) checked in, \(try store.pendingCount()) pending sync"
         )
+        print(DatabaseKey.protection(for: settings).statusLine)
         let f = ISO8601DateFormatter()
         if let enrolment = try store.enrolment() {
             let contact = try store.lastContact()

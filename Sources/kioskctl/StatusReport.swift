@@ -30,6 +30,9 @@ struct StatusReport: Encodable {
 
     var door: String
     var event: UInt32
+    /// What keeps the database key from a copy of the card: tpm2, host_key_only (a copy opens it), key_file or
+    /// unknown.
+    var databaseKey: String
     var guests: Int
     var checkedIn: Int
     var pending: Int
@@ -58,6 +61,13 @@ struct StatusReport: Encodable {
 
     init(settings: KioskConfiguration, store: SQLiteDoorStore, last: Int, now: Date) throws {
         door = settings.door
+        databaseKey =
+            switch DatabaseKey.protection(for: settings) {
+            case .tpm2: "tpm2"
+            case .hostKeyOnly: "host_key_only"
+            case .keyFile: "key_file"
+            case .unknown: "unknown"
+            }
         event = settings.event.rawValue
         guests = try store.guestCount(event: settings.event)
         checkedIn = try store.checkIns(event: settings.event).count
