@@ -1,8 +1,9 @@
 // libFuzzer entry point for the bodies a device sends besides its uploads: the enrolment request (anyone may send
 // one) and the heartbeat, decoded as the server decodes them and checked against their bounds
-// (`boundsProblem`). Built by `Fuzz/run.sh device-bodies`, compiled together with Sources/CheckinAPI. The first
+// (`boundsProblem`). Built by `Fuzz/run.sh device-bodies`, linked against CheckinAPI. The first
 // byte chooses the body: even an enrolment request, odd a heartbeat.
 
+import CheckinAPI
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

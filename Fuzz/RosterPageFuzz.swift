@@ -1,6 +1,7 @@
 // libFuzzer entry point for the kiosk's hand-written roster page reader (`RosterPage(json:)`), which reads
-// what the network sends. Built by `Fuzz/run.sh roster-page`, compiled together with Sources/CheckinAPI.
+// what the network sends. Built by `Fuzz/run.sh roster-page`, linked against CheckinAPI.
 
+import CheckinAPI
 import struct Foundation.Data
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,8 +1,9 @@
 // libFuzzer entry point for the server's hand-written upload reader (`CheckInBatch(json:)`), which reads what every
 // enrolled device sends, and for JSONDecoder, which decides what it refuses. Built by `Fuzz/run.sh upload-json`,
-// compiled together with Sources/CheckinAPI. The reader recursed into unknown values with no limit (a body of
+// linked against CheckinAPI. The reader recursed into unknown values with no limit (a body of
 // nested `[` overflowed the stack); it now refuses nesting past `JSONReader.maximumDepth`.
 
+import CheckinAPI
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

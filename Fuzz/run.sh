@@ -97,21 +97,24 @@ build() {
     roster-csv)
         module KioskCSV
         harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV CSVReading KioskCore BoundedNumbers PassFormat)) ;;
-    roster-page)
-        # CheckinAPI is plain Swift without dependencies: compiled into the harness, so every line of the
-        # reader carries the fuzzer's coverage.
-        harness=(Fuzz/RosterPageFuzz.swift Sources/CheckinAPI/*.swift) ;;
+    roster-page | upload-json | device-bodies)
+        # CheckinAPI is plain Swift without dependencies: built once for the three (the module build instruments
+        # every line of the readers for the fuzzer), each harness linked against it.
+        module CheckinAPI
+        local name
+        case $target in
+        roster-page) name=RosterPage ;; upload-json) name=UploadJSON ;; *) name=DeviceBodies ;;
+        esac
+        harness=("Fuzz/${name}Fuzz.swift"); libs=($(objects CheckinAPI)) ;;
     guest-csv)
         module CheckinCore
         harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore CSVReading PassFormat)) ;;
-    upload-json | device-bodies)
-        # Plain Swift compiled into the harness, as roster-page.
-        local name; name=$([[ $target == upload-json ]] && echo UploadJSON || echo DeviceBodies)
-        harness=("Fuzz/${name}Fuzz.swift" Sources/CheckinAPI/*.swift) ;;
     request-edge)
         module CheckinWebhooks
-        harness=(Fuzz/RequestEdgeFuzz.swift Sources/CheckinAPI/*.swift)
-        libs=($(objects CheckinWebhooks BoundedNumbers KioskCrypto KioskCore KioskSystem SystemPackage CSystem PassFormat))
+        module CheckinAPI
+        harness=(Fuzz/RequestEdgeFuzz.swift)
+        libs=($(objects CheckinAPI CheckinWebhooks BoundedNumbers KioskCrypto KioskCore KioskSystem SystemPackage CSystem
+            PassFormat))
         links=(-lcrypto) ;;
     peer-message)
         # The NIO-free files of KioskPeers (the message and the announcement's reading) compiled into the harness.
