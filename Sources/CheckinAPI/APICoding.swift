@@ -39,13 +39,22 @@ public enum APITime {
             .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
+    /// The times the API carries: years 1 to 9999, as RFC 3339 writes them. Foundation reads years far beyond
+    /// (up to 144683), whose microseconds PostgresNIO's `Int64(seconds * 1e6)` comes within a factor of two of
+    /// trapping on; every time from a device or a webhook is in this range before it reaches arithmetic.
+    /// (The lower end lies a few days before 0001-01-01 in either calendar: Foundation reads early years as Julian.)
+    public static let range =
+        Date(timeIntervalSince1970: -62_200_000_000)...Date(timeIntervalSince1970: 253_402_300_799.999)
+
     /// The time `text` names, to the millisecond the API carries: a finer fraction ("18:00:00.0005Z") is
-    /// rounded to its nearest millisecond, so a time read and written again reads back the same.
+    /// rounded to its nearest millisecond, so a time read and written again reads back the same. Nil outside
+    /// `range`.
     public static func date(_ text: String) -> Date? {
+        guard text.utf8.count <= 64 else { return nil }
         let parsed =
             (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
             ?? (try? Date(text, strategy: .iso8601))
-        guard let parsed else { return nil }
+        guard let parsed, range.contains(parsed) else { return nil }
         return Date(timeIntervalSince1970: (parsed.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }

@@ -18,6 +18,20 @@ struct APITimeTests {
         }
     }
 
+    /// A device or a webhook may send any year Foundation reads (up to 144683): only years 1 to 9999 are times,
+    /// so no time from outside comes near the edges of the arithmetic done on it (PostgresNIO's microseconds).
+    @Test("a time is read only within years 1 to 9999")
+    func onlyFourDigitYearsAreTimes() throws {
+        #expect(APITime.date("0001-01-01T00:00:00.000Z") != nil)
+        #expect(APITime.date("9999-12-31T23:59:59.999Z") != nil)
+        for text in [
+            "10000-01-01T00:00:00Z", "+144683-01-01T00:00:00.000Z", "-0001-01-01T00:00:00Z",
+            "2026-11-23T11:03:15." + String(repeating: "9", count: 100) + "Z",
+        ] {
+            #expect(APITime.date(text) == nil, "\(text)")
+        }
+    }
+
     @Test("a finer time is rounded to the nearest millisecond")
     func rounded() {
         let time = Date(timeIntervalSince1970: 1_795_431_795.123_6)
