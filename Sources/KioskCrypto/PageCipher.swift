@@ -1,8 +1,14 @@
 internal import COpenSSL
 
-/// AES-256-GCM over fixed-size pages whose last `reservedBytes` bytes are kept for it: the rest of the page is
-/// encrypted in place, and the tail holds the 96-bit nonce, the 128-bit tag and a 4-byte format mark
-/// (authenticated as additional data).
+/// AES-256-GCM over fixed-size pages whose last bytes are kept for it: the rest of the page is encrypted in place,
+/// and the tail holds what opening it needs, ending with a 4-byte mark that names the page's format.
+///
+/// Format 2 ("KG2\0", `reservedBytes` = 48): a 16-byte database id, the 96-bit nonce, the 128-bit tag and the mark.
+/// The mark, the database id and the caller's binding (where the page belongs: for the kiosk's VFS the file, the
+/// page number and the WAL frame) are authenticated as additional data, so a page opens only in the database and
+/// at the place it was sealed for. Format 1 ("KG1\0", `unboundReservedBytes` = 32: nonce, tag, mark) authenticated
+/// the mark alone, so a page opened wherever it was put; it is kept to read databases from before page binding
+/// once, while they are rewritten.
 ///
 /// The kiosk's encrypted SQLite pages use it; SQLite leaves the tail alone because the database is created with
 /// that many reserved bytes per page.
@@ -14,12 +20,41 @@ internal import COpenSSL
 ///
 /// Owns two OpenSSL contexts (`EVP_CIPHER_CTX`), keyed once: one owner uses it from one thread at a time.
 public final class PageCipher {
-    /// Bytes at the end of each page that belong to the cipher: nonce 12, tag 16, mark 4.
-    public static let reservedBytes = 32
+    /// The formats of a sealed page, told apart by its last 4 bytes.
+    public enum Format: Sendable {
+        /// Format 1: nonce, tag and mark; the page is not bound to its place.
+        case unbound
+        /// Format 2: database id, nonce, tag and mark; the page is bound to its database and place.
+        case bound
+
+        /// The bytes at the end of each page that belong to the cipher.
+        public var reservedBytes: Int {
+            switch self {
+            case .unbound: PageCipher.unboundReservedBytes
+            case .bound: PageCipher.reservedBytes
+            }
+        }
+
+        var mark: [UInt8] {
+            switch self {
+            case .unbound: PageCipher.unboundMark
+            case .bound: PageCipher.boundMark
+            }
+        }
+    }
+
+    /// Bytes at the end of each format-2 page that belong to the cipher: database id 16, nonce 12, tag 16, mark 4.
+    public static let reservedBytes = 48
+    /// Bytes at the end of each format-1 page: nonce 12, tag 16, mark 4.
+    public static let unboundReservedBytes = 32
+    /// The length of the database id a format-2 page carries.
+    public static let databaseIDBytes = 16
     static let nonceBytes = 12
-    static let tagBytes = 16
+    /// "KG2" and a zero: AES-256-GCM page format 2.
+    static let boundMark: [UInt8] = [0x4B, 0x47, 0x32, 0x00]
     /// "KG1" and a zero: AES-256-GCM page format 1.
-    static let mark: [UInt8] = [0x4B, 0x47, 0x31, 0x00]
+    static let unboundMark: [UInt8] = [0x4B, 0x47, 0x31, 0x00]
+    static let tagBytes = 16
 
     private let sealing: OpaquePointer
     private let opening: OpaquePointer
@@ -48,6 +83,85 @@ public final class PageCipher {
         nextNonce.deallocate()
     }
 
+    /// The format whose mark `page` ends with (a page sealed by a `PageCipher`, under some key), or nil for a
+    /// page of anything else.
+    public static func format(of page: UnsafeRawBufferPointer) -> Format? {
+        guard page.count > reservedBytes else { return nil }
+        let last = page.suffix(4)
+        if last.elementsEqual(Format.bound.mark) { return .bound }
+        if last.elementsEqual(Format.unbound.mark) { return .unbound }
+        return nil
+    }
+
+    /// The database id in the tail of a format-2 `page` (plain, as sealed; `open` checks it), or nil for a page
+    /// of another format.
+    public static func databaseID(of page: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard format(of: page) == .bound else { return nil }
+        let start = page.count - reservedBytes
+        return Array(page[start..<(start + databaseIDBytes)])
+    }
+
+    // MARK: Format 2
+
+    /// Encrypts `page` in place in format 2: all but its last `reservedBytes`, which receive `databaseID`, the
+    /// nonce, the tag and the mark. `binding` (where the page belongs) is authenticated and not stored: the page
+    /// opens only with the same bytes.
+    public func seal(
+        _ page: UnsafeMutableRawBufferPointer, databaseID: UnsafeRawBufferPointer, binding: UnsafeRawBufferPointer
+    ) throws(CryptoError) {
+        precondition(page.count > Self.reservedBytes, "a page is larger than its reserved tail")
+        precondition(databaseID.count == Self.databaseIDBytes, "a database id is 16 bytes")
+        let base = page.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let payload = page.count - Self.reservedBytes
+        let id = base + payload
+        id.update(from: databaseID.baseAddress!.assumingMemoryBound(to: UInt8.self), count: Self.databaseIDBytes)
+        try seal(
+            base, payload: payload, tail: id + Self.databaseIDBytes, mark: Self.boundMark, id: id, binding: binding)
+    }
+
+    /// Checks the tag of a format-2 `page` sealed for `databaseID` and `binding`, and decrypts it in place. False
+    /// (the page unchanged or garbled, never to be used) when the page was sealed under another key, for another
+    /// database or place, was changed, or is not a format-2 page.
+    public func open(
+        _ page: UnsafeMutableRawBufferPointer, databaseID: UnsafeRawBufferPointer, binding: UnsafeRawBufferPointer
+    ) -> Bool {
+        guard page.count > Self.reservedBytes, databaseID.count == Self.databaseIDBytes else { return false }
+        let base = page.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let payload = page.count - Self.reservedBytes
+        let id = base + payload
+        guard UnsafeRawBufferPointer(start: id, count: Self.databaseIDBytes).elementsEqual(databaseID) else {
+            return false
+        }
+        return open(
+            base, payload: payload, tail: id + Self.databaseIDBytes, mark: Self.boundMark, id: id, binding: binding)
+    }
+
+    // MARK: Format 1
+
+    /// Encrypts `page` in place in format 1 (unbound: only the mark is authenticated): all but its last
+    /// `unboundReservedBytes`, which receive the nonce, tag and mark. The kiosk writes it only while it rewrites a
+    /// database of that format.
+    public func seal(_ page: UnsafeMutableRawBufferPointer) throws(CryptoError) {
+        precondition(page.count > Self.unboundReservedBytes, "a page is larger than its reserved tail")
+        let base = page.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let payload = page.count - Self.unboundReservedBytes
+        try seal(
+            base, payload: payload, tail: base + payload, mark: Self.unboundMark, id: nil,
+            binding: .init(start: nil, count: 0))
+    }
+
+    /// Checks the tag of a format-1 `page` and decrypts it in place; false as for format 2.
+    public func open(_ page: UnsafeMutableRawBufferPointer) -> Bool {
+        guard page.count > Self.unboundReservedBytes else { return false }
+        let base = page.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let payload = page.count - Self.unboundReservedBytes
+        return open(
+            base, payload: payload, tail: base + payload, mark: Self.unboundMark, id: nil,
+            binding: .init(start: nil, count: 0))
+    }
+
+    // MARK: Both
+
     /// Takes the next nonce into `nonce` and counts on (wrapping after 2⁹⁶ seals, which no kiosk reaches).
     private func takeNonce(into nonce: UnsafeMutablePointer<UInt8>) {
         nonce.update(from: nextNonce, count: Self.nonceBytes)
@@ -57,19 +171,30 @@ public final class PageCipher {
         }
     }
 
-    /// Encrypts `page` in place: all but its last `reservedBytes`, which receive the nonce, tag and mark.
-    public func seal(_ page: UnsafeMutableRawBufferPointer) throws(CryptoError) {
-        precondition(page.count > Self.reservedBytes, "a page is larger than its reserved tail")
-        let base = page.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let payload = page.count - Self.reservedBytes
-        let nonce = base + payload
+    /// Seals the `payload` bytes at `base`; the nonce, tag and `mark` go to `tail`. The additional data is the
+    /// mark, then the database id at `id` (format 2), then `binding`.
+    private func seal(
+        _ base: UnsafeMutablePointer<UInt8>, payload: Int, tail nonce: UnsafeMutablePointer<UInt8>, mark: [UInt8],
+        id: UnsafePointer<UInt8>?, binding: UnsafeRawBufferPointer
+    ) throws(CryptoError) {
         let tag = nonce + Self.nonceBytes
-        let mark = tag + Self.tagBytes
-        for (index, byte) in Self.mark.enumerated() { mark[index] = byte }
+        let markBytes = tag + Self.tagBytes
+        for (index, byte) in mark.enumerated() { markBytes[index] = byte }
         takeNonce(into: nonce)
         var length: Int32 = 0
         try openssl("EVP_EncryptInit_ex (nonce)") { EVP_EncryptInit_ex(sealing, nil, nil, nil, nonce) }
-        try openssl("EVP_EncryptUpdate (mark)") { EVP_EncryptUpdate(sealing, nil, &length, mark, 4) }
+        try openssl("EVP_EncryptUpdate (mark)") { EVP_EncryptUpdate(sealing, nil, &length, markBytes, 4) }
+        if let id {
+            try openssl("EVP_EncryptUpdate (database id)") {
+                EVP_EncryptUpdate(sealing, nil, &length, id, Int32(Self.databaseIDBytes))
+            }
+        }
+        if let place = binding.baseAddress, !binding.isEmpty {
+            try openssl("EVP_EncryptUpdate (binding)") {
+                EVP_EncryptUpdate(
+                    sealing, nil, &length, place.assumingMemoryBound(to: UInt8.self), Int32(binding.count))
+            }
+        }
         try openssl("EVP_EncryptUpdate") { EVP_EncryptUpdate(sealing, base, &length, base, Int32(payload)) }
         try openssl("EVP_EncryptFinal_ex") { EVP_EncryptFinal_ex(sealing, base + Int(length), &length) }
         try openssl("EVP_CIPHER_CTX_ctrl (get tag)") {
@@ -77,26 +202,23 @@ public final class PageCipher {
         }
     }
 
-    /// Whether `page` ends with this format's mark: sealed by a `PageCipher` (under some key), not a page of
-    /// anything else.
-    public static func isSealed(_ page: UnsafeRawBufferPointer) -> Bool {
-        page.count > reservedBytes && page.suffix(4).elementsEqual(mark)
-    }
-
-    /// Checks the tag of a sealed `page` and decrypts it in place. False (the page unchanged or garbled, never
-    /// to be used) when the page was sealed under another key, was changed, or was never sealed.
-    public func open(_ page: UnsafeMutableRawBufferPointer) -> Bool {
-        guard page.count > Self.reservedBytes else { return false }
-        let base = page.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let payload = page.count - Self.reservedBytes
-        let nonce = base + payload
+    /// Opens the `payload` bytes at `base` whose nonce, tag and mark are at `tail`, if the mark is `mark`; the
+    /// additional data as for `seal`.
+    private func open(
+        _ base: UnsafeMutablePointer<UInt8>, payload: Int, tail nonce: UnsafeMutablePointer<UInt8>, mark: [UInt8],
+        id: UnsafePointer<UInt8>?, binding: UnsafeRawBufferPointer
+    ) -> Bool {
         let tag = nonce + Self.nonceBytes
-        let mark = tag + Self.tagBytes
-        guard (0..<4).allSatisfy({ mark[$0] == Self.mark[$0] }) else { return false }
+        let markBytes = tag + Self.tagBytes
+        guard (0..<4).allSatisfy({ markBytes[$0] == mark[$0] }) else { return false }
         var length: Int32 = 0
+        let place = binding.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let opened =
             EVP_DecryptInit_ex(opening, nil, nil, nil, nonce) == 1
-            && EVP_DecryptUpdate(opening, nil, &length, mark, 4) == 1
+            && EVP_DecryptUpdate(opening, nil, &length, markBytes, 4) == 1
+            && (id.map { EVP_DecryptUpdate(opening, nil, &length, $0, Int32(Self.databaseIDBytes)) == 1 } ?? true)
+            && (place == nil || binding.isEmpty
+                || EVP_DecryptUpdate(opening, nil, &length, place, Int32(binding.count)) == 1)
             && EVP_DecryptUpdate(opening, base, &length, base, Int32(payload)) == 1
             && EVP_CIPHER_CTX_ctrl(opening, EVP_CTRL_GCM_SET_TAG, Int32(Self.tagBytes), tag) == 1
             && EVP_DecryptFinal_ex(opening, base + Int(length), &length) == 1

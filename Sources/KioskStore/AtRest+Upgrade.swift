@@ -4,35 +4,59 @@ internal import GRDBSQLite
 import KioskCrypto
 
 extension AtRest {
-    /// Encrypts a plain database (from a kiosk before encryption) in place, losing nothing, queue included:
-    ///
-    /// 1. The plain file's migrations are checked (a database from a newer kiosk is refused untouched), and its
-    ///    WAL is checkpointed into it and truncated.
-    /// 2. A second connection takes the write lock and keeps it to the end, so no kiosk or kioskctl can commit
-    ///    to the plain file meanwhile. `VACUUM INTO` copies every row into `PATH.encrypting` through the
-    ///    encrypting VFS, with the cipher's reserved bytes per page; the copy turns to WAL mode, is checked
-    ///    (`quick_check`, the same number of rows in every table) and synced.
-    /// 3. It is renamed over the plain file (one atomic step: a crash leaves either file whole), the folder is
-    ///    synced, and the old file's bytes, still open, are overwritten with zeros and synced.
-    ///
-    /// A failure before step 3 leaves the plain file as it was (the partial copy is removed); the kiosk tries
-    /// again at its next open.
+    /// Encrypts a plain database (from a kiosk before encryption) in place, losing nothing, queue included
+    /// (`rewrite`).
     static func encryptPlainDatabase(
         _ path: String, keyID: Int, busyTimeout: TimeInterval, migrations: [Migration]
+    ) throws {
+        try rewrite(
+            path, from: path, keyID: keyID, busyTimeout: busyTimeout, migrations: migrations,
+            operation: "encrypting the database")
+    }
+
+    /// Rewrites an encrypted database whose pages are not bound to their place (page format 1, from a kiosk
+    /// before page binding) in format 2 in place, losing nothing, queue included (`rewrite`): its pages are read
+    /// through the encrypting VFS, which opens format 1 for this (and writes it only to checkpoint the old WAL),
+    /// and the copy gets a database id of its own.
+    static func bindPages(_ path: String, keyID: Int, busyTimeout: TimeInterval, migrations: [Migration]) throws {
+        try rewrite(
+            path, from: EncryptingVFS.uri(path: path, key: keyID), keyID: keyID, busyTimeout: busyTimeout,
+            migrations: migrations, operation: "binding the database's pages to their place")
+    }
+
+    /// Rewrites the database at `path` (opened at `source`: the path itself, or its URI through the encrypting
+    /// VFS) in place as an encrypted database in page format 2:
+    ///
+    /// 1. The old file's migrations are checked (a database from a newer kiosk is refused untouched), and its
+    ///    WAL is checkpointed into it and truncated.
+    /// 2. A second connection takes the write lock and keeps it to the end, so no kiosk or kioskctl can commit
+    ///    to the old file meanwhile. `VACUUM INTO` copies every row into `PATH.encrypting` through the
+    ///    encrypting VFS, with the cipher's reserved bytes per page (its sorts in memory, never in a plain
+    ///    temporary file); the copy turns to WAL mode, is checked (`quick_check`, the same number of rows in
+    ///    every table) and synced.
+    /// 3. It is renamed over the old file (one atomic step: a crash leaves either file whole), the folder is
+    ///    synced, and the old file's bytes, still open, are overwritten with zeros and synced.
+    ///
+    /// A failure before step 3 leaves the old file as it was (the partial copy is removed); the kiosk tries
+    /// again at its next open.
+    private static func rewrite(
+        _ path: String, from source: String, keyID: Int, busyTimeout: TimeInterval, migrations: [Migration],
+        operation: String
     ) throws {
         let copy = path + ".encrypting"
         removeLeftovers(of: copy)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        configuration.label = "kiosk store (encrypting a plain database)"
-        let plain = try DatabaseQueue(path: path, configuration: configuration)
-        try plain.writeWithoutTransaction { db in
+        configuration.label = "kiosk store (\(operation))"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
+        let old = try DatabaseQueue(path: source, configuration: configuration)
+        try old.writeWithoutTransaction { db in
             try KioskMigrator(migrations: migrations).checkKnown(db)
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
         var holding = configuration
         holding.allowsUnsafeTransactions = true  // the write lock is held across calls, on purpose
-        let writeLock = try DatabaseQueue(path: path, configuration: holding)
+        let writeLock = try DatabaseQueue(path: source, configuration: holding)
         try writeLock.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         defer {
             try? writeLock.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
@@ -40,7 +64,7 @@ extension AtRest {
         }
         let counts: [String: Int]
         do {
-            counts = try plain.writeWithoutTransaction { db in
+            counts = try old.writeWithoutTransaction { db in
                 // The copy's page size, then its reserved bytes (setting the page size resets the reserve asked).
                 try db.execute(sql: "PRAGMA page_size = \(PageLayout.size)")
                 var reserved = Int32(PageCipher.reservedBytes)
@@ -49,29 +73,29 @@ extension AtRest {
                 try db.execute(sql: "VACUUM INTO ?", arguments: [EncryptingVFS.uri(path: copy, key: keyID)])
                 return counts
             }
-            try finish(copy, keyID: keyID, expecting: counts)
+            try finish(copy, keyID: keyID, expecting: counts, operation: operation)
         } catch {
-            try? plain.close()
+            try? old.close()
             removeLeftovers(of: copy)
             throw error
         }
-        let old = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        defer { if old >= 0 { Glibc.close(old) } }
+        let oldBytes = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        defer { if oldBytes >= 0 { Glibc.close(oldBytes) } }
         guard rename(copy, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            try? plain.close()
+            try? old.close()
             removeLeftovers(of: copy)
             throw StoreError(
                 kind: .ioError, resultCode: 0, message: "renaming the encrypted copy into place: \(reason)",
-                operation: "encrypting the database", path: path)
+                operation: operation, path: path)
         }
         syncFolder(of: path)
-        try? plain.close()
-        if old >= 0 { wipe(old) }
+        try? old.close()
+        if oldBytes >= 0 { wipe(oldBytes) }
     }
 
     /// Turns the encrypted copy to WAL (its journal in memory: the copy is not in place yet), then checks it.
-    private static func finish(_ copy: String, keyID: Int, expecting counts: [String: Int]) throws {
+    private static func finish(_ copy: String, keyID: Int, expecting counts: [String: Int], operation: String) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try prepareEncrypted(db) }
         let encrypted = try DatabaseQueue(path: EncryptingVFS.uri(path: copy, key: keyID), configuration: configuration)
@@ -85,8 +109,8 @@ extension AtRest {
                 throw StoreError(
                     kind: .corrupt, resultCode: 0,
                     message: "the encrypted copy differs (quick_check: \(check ?? "none"), rows \(copied) "
-                        + "instead of \(counts)); the plain database was kept",
-                    operation: "encrypting the database", path: copy)
+                        + "instead of \(counts)); the old database was kept",
+                    operation: operation, path: copy)
             }
         }
         try encrypted.close()
@@ -108,8 +132,9 @@ extension AtRest {
         return counts
     }
 
-    /// Overwrites an unlinked plain file's bytes with zeros and syncs them, so its blocks no longer hold the
-    /// roster (on flash storage the controller may still keep old copies: see SECURITY.md).
+    /// Overwrites an unlinked old file's bytes with zeros and syncs them, so its blocks no longer hold the roster
+    /// in the clear or in unbound pages (on flash storage the controller may still keep old copies: see
+    /// SECURITY.md).
     private static func wipe(_ descriptor: Int32) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return }

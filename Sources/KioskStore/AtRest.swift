@@ -10,8 +10,11 @@ enum AtRest {
         case empty
         /// A database from a kiosk before encryption ("SQLite format 3" in the clear).
         case plain
-        /// Encrypted, and the key opens its first page.
+        /// Encrypted, each page bound to its database and place (page format 2), and the key opens its first page.
         case encrypted
+        /// Encrypted before pages were bound (page format 1), and the key opens its first page: rewritten in
+        /// format 2 before use (`bindPages`).
+        case encryptedUnbound
     }
 
     /// Looks at the first page of the file (or, for a file whose pages are all still in the WAL, of the WAL's
@@ -20,26 +23,44 @@ enum AtRest {
         let cipher = try PageCipher(key: pageKey)
         // The file's first pages: page 1 decides; the others tell a damaged page 1 from another key.
         let head = readDatabasePages(path, count: 8)
-        let walPage = readPage(path + "-wal", at: Int64(PageLayout.walHeader + PageLayout.frameHeader))
+        let walFrame = readWALFrame(path + "-wal", at: Int64(PageLayout.walHeader))
         let inWAL = head.isEmpty
-        let first = inWAL ? walPage : Array(head.prefix(PageLayout.size))
+        let first = inWAL ? Array(walFrame.dropFirst(PageLayout.frameHeader)) : Array(head.prefix(PageLayout.size))
         guard !first.isEmpty else { return .empty }
         if first.starts(with: PageLayout.magic) { return .plain }
         guard first.count == PageLayout.size else {
             guard inWAL else { throw notADatabase(path, "its \(first.count) bytes are not a page") }
             return .empty  // a torn first frame: SQLite's recovery ignores it
         }
-        guard first.withUnsafeBytes({ PageCipher.isSealed($0) }) else {
+        guard let format = first.withUnsafeBytes({ PageCipher.format(of: $0) }) else {
             throw notADatabase(path, "its first page is neither plain SQLite nor an encrypted kiosk page")
         }
-        func opens(_ page: [UInt8]) -> Bool {
+        // Whether `page` opens at the place `binding` says, under the id in its own tail.
+        func opens(_ page: [UInt8], _ binding: [UInt8]) -> Bool {
             var page = page
-            return page.withUnsafeMutableBytes { cipher.open($0) }
+            return page.withUnsafeMutableBytes { bytes in
+                switch format {
+                case .unbound:
+                    return cipher.open(bytes)
+                case .bound:
+                    guard let id = PageCipher.databaseID(of: UnsafeRawBufferPointer(bytes)) else { return false }
+                    return id.withUnsafeBytes { id in
+                        binding.withUnsafeBytes { cipher.open(bytes, databaseID: id, binding: $0) }
+                    }
+                }
+            }
         }
-        if opens(first) { return .encrypted }
-        let others = stride(from: PageLayout.size, to: head.count - PageLayout.size + 1, by: PageLayout.size)
-            .map { Array(head[$0..<($0 + PageLayout.size)]) }
-        if others.contains(where: opens) {
+        let firstBinding =
+            inWAL
+            ? PageLayout.walBinding(frame: 0, header: Array(walFrame.prefix(8)))
+            : PageLayout.databaseBinding(page: 1)
+        if opens(first, firstBinding) { return format == .bound ? .encrypted : .encryptedUnbound }
+        let othersOpen = stride(from: PageLayout.size, to: head.count - PageLayout.size + 1, by: PageLayout.size)
+            .contains { start in
+                let number = UInt32(start / PageLayout.size + 1)
+                return opens(Array(head[start..<(start + PageLayout.size)]), PageLayout.databaseBinding(page: number))
+            }
+        if othersOpen {
             throw StoreError(
                 kind: .corrupt, resultCode: 11,
                 message: "page 1 fails its AES-GCM check while other pages open under this key (damaged or changed)",
@@ -57,7 +78,8 @@ enum AtRest {
     }
 
     /// Run on every connection to an encrypted file: a new database gets the cipher's reserved bytes per page
-    /// (an existing one keeps what its header says), and temporary data stays in memory, never in a file.
+    /// (format 2's; an existing one keeps what its header says), and temporary data stays in memory, never in a
+    /// file.
     static func prepareEncrypted(_ db: Database) throws {
         var reserved = Int32(PageCipher.reservedBytes)
         _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved)
@@ -103,13 +125,14 @@ enum AtRest {
         return code == SQLITE_OK ? page : []
     }
 
-    /// Up to one page of a WAL from `offset` (SQLite holds no POSIX lock on a WAL); empty when missing or shorter.
-    private static func readPage(_ file: String, at offset: Int64) -> [UInt8] {
+    /// Up to one frame (header and page) of a WAL from `offset` (SQLite holds no POSIX lock on a WAL); empty when
+    /// missing, shorter when the file is.
+    private static func readWALFrame(_ file: String, at offset: Int64) -> [UInt8] {
         let descriptor = Glibc.open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return [] }
         defer { Glibc.close(descriptor) }
-        var page = [UInt8](repeating: 0, count: PageLayout.size)
-        let count = page.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, PageLayout.size, off_t(offset)) }
-        return count > 0 ? Array(page.prefix(count)) : []
+        var frame = [UInt8](repeating: 0, count: PageLayout.frame)
+        let count = frame.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, PageLayout.frame, off_t(offset)) }
+        return count > PageLayout.frameHeader ? Array(frame.prefix(count)) : []
     }
 }

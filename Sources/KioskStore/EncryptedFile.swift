@@ -1,8 +1,15 @@
 internal import GRDBSQLite
 import KioskCrypto
 
-/// One open database file or WAL under the encrypting VFS: the real (unix) file it wraps, the cipher and a
-/// page of scratch memory. SQLite uses a file from one connection at a time, so it needs no lock.
+/// One open database file or WAL under the encrypting VFS: the real (unix) file it wraps, the cipher, the
+/// database's identity (page format and id, shared with the connection's other file) and scratch memory. SQLite
+/// uses a file from one connection at a time, so it needs no lock.
+///
+/// Each page is sealed for its place (`PageLayout`'s binding): the database file's pages for their page number,
+/// the WAL's for their frame (its position, page number and commit size), so a page moved to another page,
+/// another frame, from the WAL to the database file or from another database does not open. A page that does
+/// not open is an error (`SQLITE_IOERR_DATA`), never data, and so is a page of zeros where a sealed page belongs:
+/// only WAL recovery may read a frame that does not open, as zeros, which its checksum then refuses.
 final class EncryptedFile {
     enum Kind {
         case database
@@ -11,110 +18,116 @@ final class EncryptedFile {
 
     let kind: Kind
     let real: UnsafeMutablePointer<sqlite3_file>
-    private let cipher: PageCipher
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PageLayout.size, alignment: 16)
+    let identity: DatabaseIdentity
+    /// The name the database file is registered under (`DatabaseIdentity`), removed when it closes.
+    let registeredName: UnsafePointer<CChar>?
+    let cipher: PageCipher
+    /// A frame (header and page) of scratch memory.
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PageLayout.frame, alignment: 16)
+    /// The binding of the page being sealed or opened.
+    let binding = UnsafeMutableRawBufferPointer.allocate(byteCount: PageLayout.bindingBytes, alignment: 8)
+    /// The WAL frame header last written (its page number and commit size are bound into the page that follows),
+    /// and where.
+    let frameHeader = UnsafeMutableRawBufferPointer.allocate(byteCount: PageLayout.frameHeader, alignment: 8)
+    var frameHeaderOffset: Int64?
 
-    init(kind: Kind, real: UnsafeMutablePointer<sqlite3_file>, cipher: PageCipher) {
+    init(
+        kind: Kind, real: UnsafeMutablePointer<sqlite3_file>, identity: DatabaseIdentity,
+        registeredName: UnsafePointer<CChar>?, cipher: PageCipher
+    ) {
         self.kind = kind
         self.real = real
+        self.identity = identity
+        self.registeredName = registeredName
         self.cipher = cipher
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        binding.deallocate()
+        frameHeader.deallocate()
+    }
 
-    private var methods: sqlite3_io_methods { real.pointee.pMethods.pointee }
-
-    // MARK: Reading
+    var methods: sqlite3_io_methods { real.pointee.pMethods.pointee }
 
     /// Reads and decrypts. A database read lies within one page (a whole page, or part of the header); a WAL
-    /// read is the WAL header, a frame header, a page, or a frame header and its page (recovery).
+    /// read is the WAL header, a frame header or part of it, a page, or frames with their headers (recovery).
     func read(_ buffer: UnsafeMutableRawPointer, _ count: Int32, _ offset: Int64) -> Int32 {
         switch kind {
-        case .database: return readDatabase(buffer, Int(count), offset)
-        case .wal: return readWAL(buffer, Int(count), offset)
+        case .database: readDatabase(buffer, Int(count), offset)
+        case .wal: readWAL(buffer, Int(count), offset)
         }
     }
-
-    private func readDatabase(_ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int64) -> Int32 {
-        let size = Int64(PageLayout.size)
-        let pageStart = offset / size * size
-        guard offset + Int64(count) <= pageStart + size else { return SQLITE_IOERR | (1 << 8) }  // _READ
-        let whole = offset == pageStart && count == PageLayout.size
-        let page = whole ? UnsafeMutableRawBufferPointer(start: buffer, count: PageLayout.size) : scratch
-        let code = methods.xRead(real, page.baseAddress, Int32(PageLayout.size), pageStart)
-        if code == SQLITE_IOERR | (2 << 8) {  // SQLITE_IOERR_SHORT_READ: past the end, or a torn last page
-            buffer.initializeMemory(as: UInt8.self, repeating: 0, count: count)
-            return code
-        }
-        guard code == SQLITE_OK else { return code }
-        guard decrypt(page) else { return SQLITE_IOERR | (32 << 8) }  // SQLITE_IOERR_DATA
-        if !whole { buffer.copyMemory(from: page.baseAddress! + Int(offset - pageStart), byteCount: count) }
-        return SQLITE_OK
-    }
-
-    private func readWAL(_ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int64) -> Int32 {
-        let code = methods.xRead(real, buffer, Int32(count), offset)
-        let short = code == SQLITE_IOERR | (2 << 8)
-        guard code == SQLITE_OK || short else { return code }
-        let range = offset..<(offset + Int64(count))
-        for page in PageLayout.walPages(meeting: range) {
-            guard range.contains(page.lowerBound), page.upperBound <= range.upperBound else {
-                return SQLITE_IOERR | (1 << 8)  // SQLITE_IOERR_READ: part of a page, never asked for
-            }
-            let bytes = UnsafeMutableRawBufferPointer(
-                start: buffer + Int(page.lowerBound - offset), count: PageLayout.size)
-            guard !decrypt(bytes) else { continue }
-            // Recovery reads a frame with its header: a frame that does not open (torn by a power cut, or left
-            // from before the WAL restarted) reads as zeros, which its checksum refuses, as SQLite expects. A page
-            // read alone belongs to a committed frame: one that does not open is an error, never zeros.
-            guard page.lowerBound - Int64(PageLayout.frameHeader) >= offset else { return SQLITE_IOERR | (32 << 8) }
-            bytes.initializeMemory(as: UInt8.self, repeating: 0)
-        }
-        return code
-    }
-
-    /// Opens a sealed page in place; a page of zeros (never written: a hole, or past the end) stays zeros.
-    ///
-    /// The reserved tail comes back as zeros, never as the nonce and tag it holds on disk: SQLite checksums each
-    /// WAL frame over the page as it wrote it, reserved bytes included, and recovers the WAL after a crash by those
-    /// checksums. Pages SQLite reads have a zero tail and pages it makes are zeroed, so the tail it writes is
-    /// zeros, and a frame read back must have zeros there too; with the nonce left in, a kiosk killed before a
-    /// checkpoint lost every commit since (CrashRecoveryTests).
-    private func decrypt(_ page: UnsafeMutableRawBufferPointer) -> Bool {
-        if cipher.open(page) {
-            UnsafeMutableRawBufferPointer(rebasing: page[(page.count - PageCipher.reservedBytes)...])
-                .initializeMemory(as: UInt8.self, repeating: 0)
-            return true
-        }
-        return page.allSatisfy { $0 == 0 }
-    }
-
-    // MARK: Writing
 
     /// Encrypts and writes. SQLite writes the database a whole page at a time, and the WAL as its header, then
     /// each frame's header and page apart; anything else is refused rather than written in the clear.
     func write(_ buffer: UnsafeRawPointer, _ count: Int32, _ offset: Int64) -> Int32 {
-        let size = Int64(PageLayout.size)
-        let isPage: Bool
         switch kind {
-        case .database:
-            isPage = offset % size == 0
-        case .wal:
-            if offset + Int64(count) <= Int64(PageLayout.walHeader) {
-                return methods.xWrite(real, buffer, count, offset)
-            }
-            let inFrame = (offset - Int64(PageLayout.walHeader)) % Int64(PageLayout.frame)
-            if inFrame == 0 && count == Int32(PageLayout.frameHeader) {
-                return methods.xWrite(real, buffer, count, offset)
-            }
-            isPage = inFrame == Int64(PageLayout.frameHeader)
+        case .database: writeDatabase(buffer, Int(count), offset)
+        case .wal: writeWAL(buffer, Int(count), offset)
         }
-        guard isPage, count == Int32(PageLayout.size) else { return SQLITE_IOERR | (3 << 8) }  // _WRITE
-        let plain = UnsafeRawBufferPointer(start: buffer, count: PageLayout.size)
-        // A page 1 without room for the cipher's tail would have its last bytes overwritten: refuse it.
-        guard PageLayout.headerFits(plain, reserved: PageCipher.reservedBytes) else { return SQLITE_IOERR | (3 << 8) }
-        scratch.copyMemory(from: plain)
-        do { try cipher.seal(scratch) } catch { return SQLITE_IOERR | (3 << 8) }
-        return methods.xWrite(real, scratch.baseAddress, count, offset)
     }
+
+    func truncate(_ size: Int64) -> Int32 {
+        switch kind {
+        case .database: truncateDatabase(size)
+        case .wal: methods.xTruncate(real, size)
+        }
+    }
+
+    // MARK: Pages
+
+    /// Opens a sealed page in place for the place in `binding`. A page of format 1 (a database from before page
+    /// binding, read once to rewrite it) opens as it did then: unbound, and a page of zeros stays zeros.
+    ///
+    /// The reserved tail comes back as zeros, never as the id, nonce and tag it holds on disk: SQLite checksums
+    /// each WAL frame over the page as it wrote it, reserved bytes included, and recovers the WAL after a crash by
+    /// those checksums. Pages SQLite reads have a zero tail and pages it makes are zeroed, so the tail it writes is
+    /// zeros, and a frame read back must have zeros there too; with the nonce left in, a kiosk killed before a
+    /// checkpoint lost every commit since (CrashRecoveryTests).
+    func open(_ page: UnsafeMutableRawBufferPointer) -> Bool {
+        identity.resolve()
+        let opened: Bool
+        switch identity.format {
+        case .unbound:
+            opened = cipher.open(page) || page.allSatisfy { $0 == 0 }
+        case .bound:
+            guard let id = identity.id else { return false }
+            opened = cipher.open(page, databaseID: id, binding: UnsafeRawBufferPointer(binding))
+        }
+        guard opened else { return false }
+        UnsafeMutableRawBufferPointer(rebasing: page[(page.count - identity.format.reservedBytes)...])
+            .initializeMemory(as: UInt8.self, repeating: 0)
+        return true
+    }
+
+    /// Seals `page` in place for the place in `binding`, in the database's format. False when it cannot be
+    /// sealed: a page 1 without room for the cipher's tail (its last bytes would be overwritten), or an OpenSSL
+    /// failure.
+    func seal(_ page: UnsafeMutableRawBufferPointer) -> Bool {
+        identity.prepareForSealing()
+        let format = identity.format
+        guard PageLayout.headerFits(UnsafeRawBufferPointer(page), reserved: format.reservedBytes) else { return false }
+        do {
+            switch format {
+            case .unbound:
+                try cipher.seal(page)
+            case .bound:
+                guard let id = identity.id else { return false }
+                try cipher.seal(page, databaseID: id, binding: UnsafeRawBufferPointer(binding))
+            }
+        } catch {
+            return false
+        }
+        return true
+    }
+}
+
+/// SQLite's extended result codes the encrypting VFS returns.
+enum VFSResult {
+    static let readError = SQLITE_IOERR | (1 << 8)  // SQLITE_IOERR_READ
+    static let shortRead = SQLITE_IOERR | (2 << 8)  // SQLITE_IOERR_SHORT_READ
+    static let writeError = SQLITE_IOERR | (3 << 8)  // SQLITE_IOERR_WRITE
+    /// A page that does not open: changed, moved, from another database or key, or zeros where a page belongs.
+    static let dataError = SQLITE_IOERR | (32 << 8)  // SQLITE_IOERR_DATA
 }

@@ -1,8 +1,8 @@
 internal import GRDBSQLite
 
 extension EncryptingVFS {
-    /// The methods of an encrypted file: reads and writes go through `EncryptedFile`, everything else to the
-    /// real file. Version 2: no `xFetch`, so SQLite never maps the file and reads every page through `xRead`.
+    /// The methods of an encrypted file: reads, writes and truncations go through `EncryptedFile`, everything else
+    /// to the real file. Version 2: no `xFetch`, so SQLite never maps the file and reads every page through `xRead`.
     nonisolated(unsafe) static let methods: UnsafeMutablePointer<sqlite3_io_methods> = {
         let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
         methods.initialize(to: sqlite3_io_methods())
@@ -14,10 +14,7 @@ extension EncryptingVFS {
         methods.pointee.xWrite = { file, buffer, count, offset in
             EncryptingVFS.state(file).write(buffer!, count, offset)
         }
-        methods.pointee.xTruncate = { file, size in
-            let real = EncryptingVFS.state(file).real
-            return real.pointee.pMethods.pointee.xTruncate(real, size)
-        }
+        methods.pointee.xTruncate = { file, size in EncryptingVFS.state(file).truncate(size) }
         methods.pointee.xSync = { file, flags in
             let real = EncryptingVFS.state(file).real
             return real.pointee.pMethods.pointee.xSync(real, flags)

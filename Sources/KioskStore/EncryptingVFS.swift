@@ -4,9 +4,10 @@ import KioskCrypto
 import Synchronization
 
 /// An SQLite VFS over the default (unix) one that keeps the kiosk database and its WAL encrypted at rest, a page
-/// at a time, with AES-256-GCM (`PageCipher`). SQLite above it sees plain pages, so the schema, the queries and
-/// the indexes are unchanged; below it the file holds only ciphertext (and the WAL's frame headers: page
-/// numbers, salts and checksums).
+/// at a time, with AES-256-GCM (`PageCipher`), each page bound to its database and its place (`EncryptedFile`).
+/// SQLite above it sees plain pages, so the schema, the queries and the indexes are unchanged; below it the file
+/// holds only ciphertext (and the pages' database id, and the WAL's frame headers: page numbers, salts and
+/// checksums).
 ///
 /// A database is opened through it with the URI `file:PATH?vfs=kiosk-aes256gcm&kioskkey=N`, where `N` names a
 /// key registered here: the key itself never appears in a file name or an error message. Temporary files,
@@ -92,7 +93,22 @@ enum EncryptingVFS {
             if realFile.pointee.pMethods != nil { _ = realFile.pointee.pMethods.pointee.xClose(realFile) }
             return code
         }
-        let state = Unmanaged.passRetained(EncryptedFile(kind: kind, real: realFile, cipher: cipher))
+        let identity: DatabaseIdentity
+        switch kind {
+        case .database:
+            identity = DatabaseIdentity(database: realFile, path: String(cString: name))
+            DatabaseIdentity.register(identity, name: name)
+        case .wal:
+            guard let found = DatabaseIdentity.lookUp(walName: name) else {
+                _ = realFile.pointee.pMethods.pointee.xClose(realFile)
+                return SQLITE_CANTOPEN
+            }
+            identity = found
+        }
+        let encrypted = EncryptedFile(
+            kind: kind, real: realFile, identity: identity, registeredName: kind == .database ? name : nil,
+            cipher: cipher)
+        let state = Unmanaged.passRetained(encrypted)
         (slot + 8).storeBytes(of: state.toOpaque(), as: UnsafeMutableRawPointer.self)
         file.pointee.pMethods = UnsafePointer(methods)
         return SQLITE_OK
@@ -108,7 +124,12 @@ enum EncryptingVFS {
     static func close(_ file: UnsafeMutablePointer<sqlite3_file>?) -> Int32 {
         let pointer = (UnsafeMutableRawPointer(file!) + 8).load(as: UnsafeMutableRawPointer.self)
         let state = Unmanaged<EncryptedFile>.fromOpaque(pointer)
-        let real = state.takeUnretainedValue().real
+        let encrypted = state.takeUnretainedValue()
+        if let name = encrypted.registeredName {
+            DatabaseIdentity.remove(name: name)
+            encrypted.identity.databaseClosed()
+        }
+        let real = encrypted.real
         let code = real.pointee.pMethods.pointee.xClose(real)
         state.release()
         return code

@@ -1,4 +1,5 @@
-/// Where the encrypted pages lie in the database file and in its WAL, for the encrypting VFS.
+/// Where the encrypted pages lie in the database file and in its WAL, for the encrypting VFS, and where each
+/// page belongs as its seal binds it.
 ///
 /// Every page is `size` bytes, the last `PageCipher.reservedBytes` of which SQLite leaves to the cipher (the
 /// database is made with that many reserved bytes). The database file is pages end to end. The WAL is a
@@ -34,5 +35,65 @@ enum PageLayout {
     static func headerFits(_ page: UnsafeRawBufferPointer, reserved: Int) -> Bool {
         guard page.count >= 100, zip(page.prefix(16), magic).allSatisfy({ $0 == $1 }) else { return true }
         return Int(page[16]) << 8 | Int(page[17]) == size && Int(page[20]) == reserved
+    }
+
+    // MARK: Binding
+
+    /// The bytes that say where a page belongs, authenticated with it (format 2; `PageCipher`'s binding): the
+    /// file (1 the database file, 2 the WAL), the page number (big-endian), and in the WAL the frame's number in
+    /// the file (from 0, big-endian) and the database size its header records for a commit (0 in other frames).
+    /// A page so sealed opens at that page of that file only; in the WAL, in that frame only, and with the commit
+    /// mark it was written with, so moving a frame's page to another frame (an older version of a page over a
+    /// newer one) or marking a frame in the middle of a transaction as its commit is refused.
+    ///
+    /// The header's salts and checksums are not bound: SQLite writes them as zeros in the frames that follow a
+    /// page it has rewritten in place in the same transaction, and fills them in only at the commit
+    /// (`walRewriteChecksums`), after those pages are sealed.
+    static let bindingBytes = 13
+
+    /// The page number of the database-file page at `offset` (a multiple of `size`): offset / size + 1.
+    static func databasePageNumber(at offset: Int64) -> UInt32? {
+        guard offset >= 0 else { return nil }
+        return UInt32(exactly: offset / Int64(size) + 1)
+    }
+
+    /// The number of the WAL frame whose header starts at `offset`, from 0.
+    static func walFrameNumber(atHeader offset: Int64) -> UInt32? {
+        guard offset >= Int64(walHeader), (offset - Int64(walHeader)) % Int64(frame) == 0 else { return nil }
+        return UInt32(exactly: (offset - Int64(walHeader)) / Int64(frame))
+    }
+
+    /// Writes the binding of page `number` of the database file into `binding` (`bindingBytes` long).
+    static func bindDatabasePage(_ number: UInt32, into binding: UnsafeMutableRawBufferPointer) {
+        binding.initializeMemory(as: UInt8.self, repeating: 0)
+        binding[0] = 1
+        binding.storeBytes(of: number.bigEndian, toByteOffset: 1, as: UInt32.self)
+    }
+
+    /// Writes the binding of the page of WAL frame `frame`, whose header's first 8 bytes are `header` (its page
+    /// number and commit size), into `binding`.
+    static func bindWALPage(
+        frame: UInt32, header: UnsafeRawBufferPointer, into binding: UnsafeMutableRawBufferPointer
+    ) {
+        binding[0] = 2
+        binding[1..<5].copyBytes(from: header[0..<4])
+        binding.storeBytes(of: frame.bigEndian, toByteOffset: 5, as: UInt32.self)
+        binding[9..<13].copyBytes(from: header[4..<8])
+    }
+
+    /// The binding of page `number` of the database file, as bytes.
+    static func databaseBinding(page number: UInt32) -> [UInt8] {
+        var binding = [UInt8](repeating: 0, count: bindingBytes)
+        binding.withUnsafeMutableBytes { bindDatabasePage(number, into: $0) }
+        return binding
+    }
+
+    /// The binding of the page of WAL frame `frame` whose header starts with `header` (8 bytes or more), as bytes.
+    static func walBinding(frame: UInt32, header: [UInt8]) -> [UInt8] {
+        var binding = [UInt8](repeating: 0, count: bindingBytes)
+        binding.withUnsafeMutableBytes { out in
+            header.withUnsafeBytes { bindWALPage(frame: frame, header: $0, into: out) }
+        }
+        return binding
     }
 }

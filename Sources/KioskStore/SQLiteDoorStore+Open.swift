@@ -29,8 +29,9 @@ extension SQLiteDoorStore {
 
     /// Opens a `DatabasePool` (WAL) on a file or a `DatabaseQueue` in memory: `busy_timeout`, foreign keys,
     /// and `synchronous=FULL` on the writer (set after GRDB's WAL setup, which chooses NORMAL). A file goes
-    /// through the encrypting VFS under `key`, after its key is checked against the file and a plain file is
-    /// encrypted (`AtRest`); temporary tables and sorts stay in memory (`temp_store=MEMORY`).
+    /// through the encrypting VFS under `key`, after its key is checked against the file, and a plain file is
+    /// encrypted or a file of unbound pages rewritten with bound ones (`AtRest`); temporary tables and sorts stay
+    /// in memory (`temp_store=MEMORY`).
     static func openDatabase(
         path: String, mode: OpenMode, key: DatabaseKey?, busyTimeout: Duration, migrations: [Migration]
     ) throws -> (any DatabaseWriter, keyID: Int?) {
@@ -53,10 +54,14 @@ extension SQLiteDoorStore {
         }
         let keyID = EncryptingVFS.remember(pageKey: key.pageKey)
         do {
-            let format = try AtRest.inspect(path, pageKey: key.pageKey)
-            if format == .plain {
+            switch try AtRest.inspect(path, pageKey: key.pageKey) {
+            case .plain:
                 try AtRest.encryptPlainDatabase(
                     path, keyID: keyID, busyTimeout: seconds(busyTimeout), migrations: migrations)
+            case .encryptedUnbound:
+                try AtRest.bindPages(path, keyID: keyID, busyTimeout: seconds(busyTimeout), migrations: migrations)
+            case .empty, .encrypted:
+                break
             }
             configuration.prepareDatabase { db in try AtRest.prepareEncrypted(db) }
             let pool = try DatabasePool(path: EncryptingVFS.uri(path: path, key: keyID), configuration: configuration)

@@ -4,6 +4,12 @@ import KioskCSV
 extension StoreError.Kind {
     /// The kind of a (primary or extended) SQLite result code.
     init(resultCode: Int32) {
+        // SQLITE_IOERR_DATA: the encrypting VFS found a page that fails its check (changed, moved, from another
+        // database, zeroed): the file's content is wrong, not the disk.
+        if resultCode == Self.pageCheckFailed {
+            self = .corrupt
+            return
+        }
         switch ResultCode(rawValue: resultCode).primaryResultCode {
         case .SQLITE_NOTADB: self = .notADatabase
         case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
@@ -16,6 +22,9 @@ extension StoreError.Kind {
         default: self = .other
         }
     }
+
+    /// SQLITE_IOERR_DATA (SQLITE_IOERR | 32 << 8).
+    static let pageCheckFailed: Int32 = 10 | (32 << 8)
 }
 
 extension StoreError {

@@ -5,27 +5,40 @@ import Testing
 @Suite("PageCipher: AES-256-GCM pages with a reserved tail")
 struct PageCipherTests {
     static let key = [UInt8](repeating: 0x5A, count: 32)
+    static let database = [UInt8](repeating: 0xD1, count: PageCipher.databaseIDBytes)
+    /// Where a page belongs, as the kiosk's VFS binds it (any bytes will do here).
+    static let place: [UInt8] = [1, 0, 0, 0, 7] + [UInt8](repeating: 0, count: 8)
 
     /// A 4 KiB page of recognisable bytes, its tail left for the cipher.
-    func page(_ fill: UInt8 = 7) -> [UInt8] {
-        [UInt8](repeating: fill, count: 4096 - PageCipher.reservedBytes)
-            + [UInt8](repeating: 0, count: PageCipher.reservedBytes)
+    func page(_ fill: UInt8 = 7, reserved: Int = PageCipher.reservedBytes) -> [UInt8] {
+        [UInt8](repeating: fill, count: 4096 - reserved) + [UInt8](repeating: 0, count: reserved)
     }
 
-    func sealed(_ cipher: PageCipher, _ plain: [UInt8]) throws -> [UInt8] {
+    func sealed(
+        _ cipher: PageCipher, _ plain: [UInt8], database: [UInt8] = database, place: [UInt8] = place
+    ) throws -> [UInt8] {
         var bytes = plain
-        try bytes.withUnsafeMutableBytes { try cipher.seal($0) }
+        try bytes.withUnsafeMutableBytes { page in
+            try database.withUnsafeBytes { id in
+                try place.withUnsafeBytes { try cipher.seal(page, databaseID: id, binding: $0) }
+            }
+        }
         return bytes
     }
 
-    func opened(_ cipher: PageCipher, _ sealed: [UInt8]) -> [UInt8]? {
+    func opened(
+        _ cipher: PageCipher, _ sealed: [UInt8], database: [UInt8] = database, place: [UInt8] = place
+    ) -> [UInt8]? {
         var bytes = sealed
-        return bytes.withUnsafeMutableBytes { cipher.open($0) } ? bytes : nil
+        let opens = bytes.withUnsafeMutableBytes { page in
+            database.withUnsafeBytes { id in place.withUnsafeBytes { cipher.open(page, databaseID: id, binding: $0) } }
+        }
+        return opens ? bytes : nil
     }
 
-    /// The nonce in a sealed page's tail, as the little-endian number the cipher counts with.
+    /// The nonce in a sealed format-2 page's tail, as the little-endian number the cipher counts with.
     func nonce(_ sealed: [UInt8]) -> [UInt8] {
-        let start = sealed.count - PageCipher.reservedBytes
+        let start = sealed.count - PageCipher.reservedBytes + PageCipher.databaseIDBytes
         return Array(sealed[start..<start + PageCipher.nonceBytes])
     }
 
@@ -35,7 +48,8 @@ struct PageCipherTests {
         let plain = page()
         let box = try sealed(cipher, plain)
         #expect(box.prefix(100) != plain.prefix(100))
-        #expect(box.withUnsafeBytes { PageCipher.isSealed($0) })
+        #expect(box.withUnsafeBytes { PageCipher.format(of: $0) } == .bound)
+        #expect(box.withUnsafeBytes { PageCipher.databaseID(of: $0) } == Self.database)
         let reopened = try #require(opened(cipher, box))
         #expect(
             reopened.prefix(plain.count - PageCipher.reservedBytes)
@@ -47,6 +61,46 @@ struct PageCipherTests {
         var changedTag = box
         changedTag[box.count - 10] ^= 1
         #expect(opened(cipher, changedTag) == nil)
+    }
+
+    @Test("a page opens only for the database and the place it was sealed for")
+    func boundToItsPlace() throws {
+        let cipher = try PageCipher(key: Self.key)
+        let box = try sealed(cipher, page())
+        #expect(opened(cipher, box) != nil)
+        // Another database's id, asked for or written into the tail (where it is plain).
+        let other = [UInt8](repeating: 0xD2, count: PageCipher.databaseIDBytes)
+        #expect(opened(cipher, box, database: other) == nil)
+        var relabelled = box
+        relabelled.replaceSubrange(
+            (box.count - PageCipher.reservedBytes)..<(box.count - PageCipher.reservedBytes + 16), with: other)
+        #expect(opened(cipher, relabelled, database: other) == nil)
+        // Any byte of the place changed: another page number, file or frame.
+        for index in Self.place.indices {
+            var place = Self.place
+            place[index] ^= 0x01
+            #expect(opened(cipher, box, place: place) == nil)
+        }
+        #expect(opened(cipher, box, place: []) == nil)
+    }
+
+    @Test("a format-1 page still opens, unbound; the formats are told apart by their marks and never mixed")
+    func formatOne() throws {
+        let cipher = try PageCipher(key: Self.key)
+        var old = page(3, reserved: PageCipher.unboundReservedBytes)
+        try old.withUnsafeMutableBytes { try cipher.seal($0) }
+        #expect(old.suffix(4) == [0x4B, 0x47, 0x31, 0x00])
+        #expect(old.withUnsafeBytes { PageCipher.format(of: $0) } == .unbound)
+        #expect(old.withUnsafeBytes { PageCipher.databaseID(of: $0) } == nil)
+        #expect(opened(cipher, old) == nil)
+        var reopened = old
+        #expect(reopened.withUnsafeMutableBytes { cipher.open($0) })
+        #expect(reopened.prefix(4096 - 32) == page(3, reserved: 32).prefix(4096 - 32))
+
+        var bound = try sealed(cipher, page())
+        #expect(bound.suffix(4) == [0x4B, 0x47, 0x32, 0x00])
+        #expect(!bound.withUnsafeMutableBytes { cipher.open($0) })
+        #expect([UInt8](repeating: 0, count: 4096).withUnsafeBytes { PageCipher.format(of: $0) } == nil)
     }
 
     @Test("each seal takes the next nonce: 10,000 seals of one page, 10,000 nonces and ciphertexts, counting by one")

@@ -102,6 +102,7 @@ struct OpenErrorTests {
             (Int32(517), .busy, "locked by another process"),  // SQLITE_BUSY_SNAPSHOT
             (Int32(6), .busy, "locked by another process"),
             (Int32(11), .corrupt, "is corrupt"),
+            (Int32(8202), .corrupt, "is corrupt"),  // SQLITE_IOERR_DATA: an encrypted page failed its check
             (Int32(1), .other, "database error"),
         ])
     func descriptions(_ code: Int32, _ kind: StoreError.Kind, _ phrase: String) {
