@@ -113,7 +113,7 @@ build() {
         module CheckinWebhooks
         module CheckinAPI
         harness=(Fuzz/RequestEdgeFuzz.swift)
-        libs=($(objects CheckinAPI CheckinWebhooks BoundedNumbers KioskCrypto KioskCore KioskSystem SystemPackage CSystem
+        libs=($(objects CheckinAPI CheckinWebhooks BoundedNumbers KioskCrypto KioskCore KioskSystem SystemPackage CSystem \
             PassFormat))
         links=(-lcrypto) ;;
     peer-message)
