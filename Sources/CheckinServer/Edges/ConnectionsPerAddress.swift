@@ -10,7 +10,9 @@ final class ConnectionsPerAddress: Sendable {
     let limit: Int
     let exempt: Set<String>
     let logger: Logger
-    private let open = NIOLockedValueBox([String: Int]())
+    /// Connections open per address, and the addresses at the cap already logged (once until their count falls
+    /// to zero: a flood of refused connections writes one line, not one each).
+    private let open = NIOLockedValueBox((counts: [String: Int](), logged: Set<String>()))
 
     init(limit: Int, exempt: Set<String>, logger: Logger) {
         self.limit = limit
@@ -24,14 +26,17 @@ final class ConnectionsPerAddress: Sendable {
     /// Counts a connection from `address`; false when that address already holds `limit` (then not counted).
     func opened(_ address: String) -> Bool {
         if exempt.contains(address) { return true }
-        let admitted = open.withLockedValue { open in
-            guard open[address, default: 0] < limit else { return false }
-            open[address, default: 0] += 1
-            return true
+        let (admitted, log) = open.withLockedValue { open -> (Bool, Bool) in
+            guard open.counts[address, default: 0] < limit else {
+                return (false, open.logged.insert(address).inserted)
+            }
+            open.counts[address, default: 0] += 1
+            return (true, false)
         }
-        if !admitted {
+        if log {
             logger.notice(
-                "closed a connection from \(address): it holds \(limit) already (--max-connections-per-address)")
+                "closing connections from \(address) beyond the \(limit) it holds (--max-connections-per-address; a reverse proxy: --trusted-proxy)"
+            )
         }
         return admitted
     }
@@ -39,13 +44,14 @@ final class ConnectionsPerAddress: Sendable {
     func closed(_ address: String) {
         if exempt.contains(address) { return }
         open.withLockedValue { open in
-            let left = open[address, default: 1] - 1
-            open[address] = left > 0 ? left : nil
+            let left = open.counts[address, default: 1] - 1
+            open.counts[address] = left > 0 ? left : nil
+            if left <= 0 { open.logged.remove(address) }
         }
     }
 
     /// How many connections `address` holds now.
-    func count(of address: String) -> Int { open.withLockedValue { $0[address] ?? 0 } }
+    func count(of address: String) -> Int { open.withLockedValue { $0.counts[address] ?? 0 } }
 
     final class Handler: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
