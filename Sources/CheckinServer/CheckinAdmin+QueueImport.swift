@@ -45,9 +45,11 @@ extension CheckinAdmin {
         for start in stride(from: 0, to: export.items.count, by: CheckInBatch.maximumSize) {
             let chunk = export.items[start..<min(start + CheckInBatch.maximumSize, export.items.count)]
             let scans = chunk.compactMap(Scan.init)
-            if chunk.count > scans.count {
-                report.rejected += chunk.count - scans.count
-                report.reasons["unknown_guest", default: 0] += chunk.count - scans.count
+            // Refused on sight, with the upload route's reasons (an exported queue may be hand-edited).
+            for item in chunk where Scan(item) == nil {
+                report.rejected += 1
+                report.reasons[
+                    Scan.arrivals.contains(item.arrived) ? "unknown_guest" : "arrived_out_of_range", default: 0] += 1
             }
             guard !scans.isEmpty else { continue }
             let outcomes = try await repository.apply(scans, event: event.id, device: device) { clock.now() }
