@@ -52,6 +52,9 @@ final class DoorService: Service {
             case .frame(let f):
                 let effort = policy.observe(motion: f.motion, at: f.time)
                 let results = door.controller.handle(frame: f.image, at: f.time, effort: effort)
+                // Each verdict's kind in the journal, never the guest: what the door decided and when, for the
+                // operator's `journalctl -u kiosk` (and the HIL test, which takes the pass away on it).
+                for result in results { logger.info("verdict: \(result.verdict.name) (\(result.source))") }
                 askForRefresh(results, door: door, waits: &waits)
                 if !door.pipeline.lastCodes.isEmpty { policy.codeSeen(at: f.time) }
                 control.targetFPS = policy.targetFPS(at: f.time)
