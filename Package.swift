@@ -43,11 +43,22 @@ let package = Package(
     name: "qr-checkin-kiosk",
     platforms: [.macOS(.v14)],
     products: [
+        // What the Debian packages ship (scripts/build-debs.sh).
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kioskctl", targets: ["kioskctl"]),
-        .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         .executable(name: "checkin-server", targets: ["checkin-server"]),
-        .library(name: "KioskScenes", targets: ["KioskScenes"]),
+        // The developer's tool (demo events, golden door images), never packaged: the one binary that links the
+        // synthetic scenes.
+        .executable(name: "kiosk-demo", targets: ["kiosk-demo"]),
+        // For the benchmarks' own package (Benchmarks/) only, which takes the modules from this folder.
+        .library(
+            name: "ModulesForBenchmarks",
+            targets: [
+                "PassFormat", "DedicatedThreads", "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO",
+                "KioskQRCode", "KioskStore", "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync",
+                "KioskPeers", "KioskRuntime", "KioskScenes", "CheckinAPI", "CheckinCore", "CheckinSQLite",
+                "CheckinPostgres", "CheckinWebhooks", "CheckinServer",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -204,7 +215,7 @@ let package = Package(
                 "TestSupport", "DedicatedThreads", "CheckinPostgres", "CheckinCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),
-        // Test support: synthetic door scenes (distortions) and fixture events.
+        // Synthetic door scenes (distortions) and fixture events: the tests', the benchmarks' and kiosk-demo's.
         .target(
             name: "KioskScenes",
             dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskDecoding"],
@@ -273,24 +284,16 @@ let package = Package(
             name: "kioskctl",
             dependencies: [
                 "PassFormat",
-                "KioskRuntime", "KioskScenes", "KioskSync", "KioskStore", "CheckinAPI", "KioskSystem",
+                "KioskRuntime", "KioskSync", "KioskStore", "CheckinAPI", "KioskSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStandardLibrary
         ),
         .executableTarget(
-            name: "kiosk-bench",
+            name: "kiosk-demo",
             dependencies: [
-                "PassFormat",
-                "KioskRuntime", "KioskScenes", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskStore",
-                "KioskPeers", "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI",
-                "CheckinWebhooks",
-                "KioskCrypto", "DedicatedThreads", .product(name: "GRDB", package: "GRDB.swift"),
+                "PassFormat", "KioskCore", "KioskCrypto", "KioskStore", "KioskScenes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 

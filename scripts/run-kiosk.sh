@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole system on its embedded defaults, on this machine:
-#   1. a demo event made on the spot (`kioskctl demo`: fresh keys, a roster of 300 guests, passes rendered as
+#   1. a demo event made on the spot (`kiosk-demo`: fresh keys, a roster of 300 guests, passes rendered as
 #      door images, conditions from clean to hard);
 #   2. `checkin-server` on its SQLite default, over HTTPS with a CA made on the spot, holding that event and
 #      its roster;
@@ -28,7 +28,7 @@ build=(swift build -c "$config")
 "${build[@]}" >&2
 bin=$("${build[@]}" --show-bin-path)
 
-"$bin/kioskctl" demo --dir .demo --tenant 1 --event 1 >&2
+"$bin/kiosk-demo" --dir .demo --tenant 1 --event 1 >&2
 
 sys=$root/.demo-system
 rm -rf "$sys"

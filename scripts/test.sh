@@ -13,7 +13,7 @@ scripts/install-axe.sh
 scripts/install-smtp.sh
 source scripts/postgres.sh
 stage "set-up"
-swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
+swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift Benchmarks/Package.swift Benchmarks/Sources
 stage "lint"
 # No debug information: a from-scratch build (two copies of BoringSSL among the dependencies) is about 11% faster
 # on 2 cores, and a failure still names its test, file and line. TEST_DEBUG_INFO=dwarf for a debugger.

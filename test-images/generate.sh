@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
 swift build -c release --product kioskctl >&2
 find test-images -maxdepth 1 -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.pgm' \) -delete
-"$(swift build -c release --show-bin-path)/kioskctl" testset --out test-images --seed "${1:-1}"
+"$(swift build -c release --show-bin-path)/kiosk-demo" testset --out test-images --seed "${1:-1}"

@@ -6,10 +6,11 @@ public struct DemoFolderError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The folder `kioskctl demo` owns: made in a temporary sibling and renamed into place when complete;
+/// The folder `kiosk-demo` owns: made in a temporary sibling and renamed into place when complete;
 /// replaced only if an earlier demo made it, so an operator's folder (and its kiosk.db) is never deleted.
 public struct DemoFolder {
-    /// The file that marks a folder as made by `kioskctl demo`.
+    /// The file that marks a folder as made by `kiosk-demo` (named after `kioskctl demo`, which made demos before
+    /// it: their folders are still replaced).
     public static let markerName = ".kioskctl-demo"
     /// What a demo folder holds; a marked folder holding anything else is not replaced.
     static let demoEntries: Set<String> = [
@@ -39,7 +40,7 @@ public struct DemoFolder {
         guard fm.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue else {
             throw DemoFolderError(
-                message: "\(path) exists and is not a folder: choose another --dir (kioskctl demo never deletes it)")
+                message: "\(path) exists and is not a folder: choose another --dir (kiosk-demo never deletes it)")
         }
         let entries: [String]
         do {
@@ -56,15 +57,15 @@ public struct DemoFolder {
         guard marked else {
             throw DemoFolderError(
                 message: """
-                    \(path) exists and was not made by 'kioskctl demo' (no \(markerName) file in it): choose another \
-                    --dir, or move the folder away yourself; kioskctl demo never deletes a folder it did not make
+                    \(path) exists and was not made by 'kiosk-demo' (no \(markerName) file in it): choose another \
+                    --dir, or move the folder away yourself; kiosk-demo never deletes a folder it did not make
                     """)
         }
         let foreign = entries.filter { !demoEntries.contains($0) }.sorted()
         guard foreign.isEmpty else {
             throw DemoFolderError(
                 message: """
-                    \(path) is a demo folder but also holds \(foreign.joined(separator: ", ")), which kioskctl demo did not \
+                    \(path) is a demo folder but also holds \(foreign.joined(separator: ", ")), which kiosk-demo did not \
                     make: move those away first, or choose another --dir
                     """)
         }
@@ -97,7 +98,7 @@ public struct DemoFolder {
         guard
             fm.createFile(
                 atPath: staging + "/" + Self.markerName,
-                contents: Data("made by kioskctl demo; this folder is replaced by the next demo\n".utf8))
+                contents: Data("made by kiosk-demo; this folder is replaced by the next demo\n".utf8))
         else {
             throw DemoFolderError(message: "cannot write \(staging)/\(Self.markerName): is the folder writable?")
         }

@@ -12,7 +12,7 @@ struct GeneratorError: Error, CustomStringConvertible {
 }
 
 /// Makes a folder of door images with a manifest: every verdict, bad input, and the conditions a door sees.
-/// `test-images/` is its output for seed 1 (`test-images/generate.sh`); `kioskctl demo` runs it afresh.
+/// `test-images/` is its output for seed 1 (`test-images/generate.sh`); `kiosk-demo` runs it afresh.
 public struct TestSetGenerator {
     public var fixture: FixtureEvent
     public var seed: UInt64

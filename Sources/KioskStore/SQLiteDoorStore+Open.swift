@@ -8,13 +8,13 @@ extension SQLiteDoorStore {
         /// Refuse a missing file with `StoreError.Kind.missing`: the kiosk and `kioskctl status`, where a typo
         /// in the path would otherwise start an empty roster that turns every guest away.
         case openExisting
-        /// Create the file (its folder must exist): `kioskctl roster import` and `kioskctl demo`.
+        /// Create the file (its folder must exist): `kioskctl roster import` and `kiosk-demo`.
         case createIfMissing
     }
 
     /// Opens the database `configuration` names, under the key it names (`DatabaseKey.load(for:)`). The path is
     /// checked first, so a typo in it is reported as such rather than as a key problem. Creating a new database
-    /// (`kioskctl roster import`, `enroll`, `demo`) without a systemd credential also creates its
+    /// (`kioskctl roster import`, `enroll`, `kiosk-demo`) without a systemd credential also creates its
     /// `database_key_file` if that is missing; an existing database never gets a new key.
     public convenience init(
         configuration: KioskConfiguration, mode: OpenMode, busyTimeout: Duration = .seconds(2)

@@ -31,24 +31,10 @@ struct Keygen: ParsableCommand {
                 "\(path) exists; pass --force to overwrite it (passes signed with the old key stop verifying)")
         }
         let key = try Ed25519PrivateKey.generate()
-        try writeKeyFiles(key, privatePath: privatePath, publicPath: publicPath)
+        try key.writePEMFiles(privatePath: privatePath, publicPath: publicPath)
         print("private key: \(privatePath) (keep it on the issuer only)")
         print("public key:  \(publicPath)")
         print("kiosk.conf:  trusted_key = \(keyId) \(publicPath)")
         print("         or: trusted_key = \(keyId) ed25519:\(try key.publicKey.base64)")
     }
-}
-
-/// Writes a key pair; the private file is readable by its owner only.
-func writeKeyFiles(_ key: Ed25519PrivateKey, privatePath: String, publicPath: String) throws {
-    let folder = (privatePath as NSString).deletingLastPathComponent
-    if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-    guard
-        FileManager.default.createFile(
-            atPath: privatePath, contents: Data(try key.pem().utf8),
-            attributes: [.posixPermissions: 0o600])
-    else {
-        throw ValidationError("cannot write \(privatePath)")
-    }
-    try Data(try key.publicKey.pem().utf8).write(to: URL(fileURLWithPath: publicPath))
 }

@@ -7,7 +7,5 @@ struct KioskCtl: AsyncParsableCommand {
         abstract: "The operator's tool for the QR check-in kiosk.",
         subcommands: [
             Keygen.self, Issue.self, Decode.self, Roster.self, Status.self, Enroll.self, SyncCommand.self, Queue.self,
-            Demo.self,
-            TestSet.self,
         ])
 }

@@ -14,7 +14,7 @@
 #   - both units' sandboxes: `systemd-analyze security` scores kiosk.service at most 4.5 and checkin-server.service
 #     at most 2.0 (issue 49), and every check above runs inside them. HIL_SYSCALL_LOG=1 lists the system calls
 #     their filters would refuse instead of refusing them (a diagnosis, Tests/HIL/hil.py).
-# The passes are a demo event's (kioskctl demo, tenant 1 and event 1, as the guest's server numbers them).
+# The passes are a demo event's (kiosk-demo, tenant 1 and event 1, as the guest's server numbers them).
 # HIL_BIN: the folder of kiosk, kioskctl and checkin-server (default: the debug build's, as scripts/test.sh makes
 # it; .ci/run passes it). HIL_DEBS: a folder already holding that build's packages (.ci/run: the packages'
 # test's); else they are built here. Screenshots and logs go to out/hil/. Root only (mmdebstrap, mkfs). About
@@ -77,7 +77,7 @@ if [ "${HIL_PREPARE_ONLY:-0}" = 1 ]; then
 fi
 
 # The event: a demo's keys, roster and door images (tenant 1, event 1: the first the guest's server makes).
-"$BIN/kioskctl" demo --dir "$STAGE/demo" --tenant 1 --event 1 --guests 40 --seed 7 >&2
+"$BIN/kiosk-demo" --dir "$STAGE/demo" --tenant 1 --event 1 --guests 40 --seed 7 >&2
 cp "$STAGE/demo/roster.csv" "$STAGE/demo/keys/issuer-1.pub.pem" "$STAGE/root/hil/"
 python3 - "$STAGE" <<'PY'
 import base64, json, sys

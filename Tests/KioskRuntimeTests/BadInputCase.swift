@@ -68,8 +68,8 @@ extension BadInputCase {
                 if absent { word.removeFirst() }
                 return KeyWord(alternatives: word.split(separator: "|").map(String.init), mustBeAbsent: absent)
             }
-        if command.first.map({ !["kiosk", "kioskctl"].contains($0) }) ?? true {
-            lineError = "the command must start with kiosk or kioskctl"
+        if command.first.map({ !["kiosk", "kioskctl", "kiosk-demo"].contains($0) }) ?? true {
+            lineError = "the command must start with kiosk, kioskctl or kiosk-demo"
         }
     }
 

@@ -97,13 +97,13 @@ import Testing
         let (_, door) = try Self.doorFolder()
         let before = try #require(FileManager.default.contents(atPath: door + "/kiosk.conf"))
         try Data("real check-ins".utf8).write(to: URL(fileURLWithPath: door + "/kiosk.db"))
-        let (code, out, err) = try await Fixtures.run("kioskctl", ["demo", "--dir", door])
+        let (code, out, err) = try await Fixtures.run("kiosk-demo", ["--dir", door])
         #expect(code == 64, "\(err)")
         #expect(
-            out.isEmpty && err.contains("was not made by 'kioskctl demo'") && err.contains("choose another"), "\(err)")
+            out.isEmpty && err.contains("was not made by 'kiosk-demo'") && err.contains("choose another"), "\(err)")
         #expect(FileManager.default.contents(atPath: door + "/kiosk.db") == Data("real check-ins".utf8))
         #expect(FileManager.default.contents(atPath: door + "/kiosk.conf") == before)
-        let few = try await Fixtures.run("kioskctl", ["demo", "--dir", door + "/new", "--guests", "3"])
+        let few = try await Fixtures.run("kiosk-demo", ["--dir", door + "/new", "--guests", "3"])
         #expect(few.0 == 64 && few.2.contains("--guests must be from 40"), "\(few.2)")
         #expect(!FileManager.default.fileExists(atPath: door + "/new"))
     }
@@ -117,7 +117,7 @@ import Testing
         let parent = Fixtures.temporaryFolder()
         for seed in ["11", "12"] {
             let (code, out, err) = try await Fixtures.run(
-                "kioskctl", ["demo", "--dir", ".demo", "--seed", seed], currentDirectory: parent)
+                "kiosk-demo", ["--dir", ".demo", "--seed", seed], currentDirectory: parent)
             #expect(code == 0, "\(err)")
             #expect(out.contains("300 guests in .demo/kiosk.db"), "\(out)")
         }

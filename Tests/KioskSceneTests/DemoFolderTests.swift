@@ -3,7 +3,7 @@ import Testing
 
 @testable import KioskScenes
 
-/// `kioskctl demo --dir F` replaces only a folder an earlier demo made, and only once the new one is complete.
+/// `kiosk-demo --dir F` replaces only a folder an earlier demo made, and only once the new one is complete.
 @Suite struct DemoFolderTests {
     struct Boom: Error {}
     let fm = FileManager.default

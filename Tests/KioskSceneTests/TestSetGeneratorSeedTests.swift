@@ -3,7 +3,7 @@ import Testing
 
 @testable import KioskScenes
 
-/// `kioskctl demo` draws fresh keys and scenes each time; the hardest door conditions must never make it fail.
+/// `kiosk-demo` draws fresh keys and scenes each time; the hardest door conditions must never make it fail.
 @Suite struct TestSetGeneratorSeedTests {
     static func temporaryFolder() -> String {
         let path = NSTemporaryDirectory() + "kiosk-scene-test-" + UUID().uuidString

@@ -1,18 +1,20 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskCrypto
 import KioskScenes
 import KioskStore
 import PassFormat
 
-struct Demo: ParsableCommand {
+struct MakeDemo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "make",
         abstract: "Make a demo event on the spot: fresh keys, a roster of a few hundred guests in SQLite, "
             + "passes rendered as door images, and a kiosk.conf that replays them.",
         discussion: """
             Then run: kiosk --config DIR/kiosk.conf --replay DIR/images
 
-            DIR must not exist, be empty, or be a demo folder an earlier 'kioskctl demo' made (it holds the \
+            DIR must not exist, be empty, or be a demo folder an earlier 'kiosk-demo' made (it holds the \
             file \(DemoFolder.markerName)); such a folder is replaced. Any other folder is refused, never \
             deleted. The new demo is built in a temporary folder beside DIR and moved into place only when \
             it is complete, so a failure leaves DIR as it was.
@@ -21,7 +23,7 @@ struct Demo: ParsableCommand {
     @Option(help: "The demo folder (replaced if an earlier demo made it; see below).")
     var dir = ".demo"
 
-    @Option(help: "Guests on the roster (\(Demo.guestRange.lowerBound) to \(Demo.guestRange.upperBound)).")
+    @Option(help: "Guests on the roster (\(MakeDemo.guestRange.lowerBound) to \(MakeDemo.guestRange.upperBound)).")
     var guests = 300
 
     @Option(help: "Seed of the door scenes (default: a new random one; the keys are always fresh).")
@@ -64,7 +66,7 @@ struct Demo: ParsableCommand {
         }
         for o in omitted {
             FileHandle.standardError.write(
-                Data("kioskctl demo: left out \(o.file): \(o.reason) (see omitted in \(dir)/manifest.json)\n".utf8))
+                Data("kiosk-demo: left out \(o.file): \(o.reason) (see omitted in \(dir)/manifest.json)\n".utf8))
         }
         print(
             "demo event \(summary.event) in \(dir): \(summary.guests) guests in \(dir)/kiosk.db, \(summary.images) door images in \(dir)/images"
@@ -90,10 +92,10 @@ struct Demo: ParsableCommand {
         try fm.moveItem(atPath: dir + "/images/keys", toPath: dir + "/keys")
         try fm.moveItem(atPath: dir + "/images/roster.csv", toPath: dir + "/roster.csv")
         try fm.moveItem(atPath: dir + "/images/manifest.json", toPath: dir + "/manifest.json")
-        try writeKeyFiles(
-            fixture.issuerKey, privatePath: dir + "/keys/issuer-1.key.pem", publicPath: dir + "/keys/issuer-1.pub.pem")
+        try fixture.issuerKey.writePEMFiles(
+            privatePath: dir + "/keys/issuer-1.key.pem", publicPath: dir + "/keys/issuer-1.pub.pem")
         let conf = """
-            # Demo kiosk made by 'kioskctl demo' (seed \(seed)).
+            # Demo kiosk made by 'kiosk-demo' (seed \(seed)).
             door = Demo door
             tenant = \(fixture.tenant)
             event = \(fixture.event)

@@ -78,12 +78,11 @@ final class BenchServer: Sendable {
         }
     }
 
-    /// `processes` real `checkin-server serve --postgres` processes (from the folder of this executable) on
+    /// `processes` real `checkin-server serve --postgres` processes (`ProductBinary`) on
     /// one database; the benchmark's own client does the admin work beside them. Nil when the executable is
     /// not there.
     static func postgresProcesses(url databaseURL: String, processes: Int) async throws -> BenchServer? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("checkin-server")
+        let executable = URL(fileURLWithPath: ProductBinary.path("checkin-server"))
         guard FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
         let client = PostgresClient(
             configuration: PostgresClient.Configuration(url: databaseURL)!, backgroundLogger: logger)

@@ -36,13 +36,12 @@ struct ServerBench: AsyncParsableCommand {
         let folder = NSTemporaryDirectory() + "kiosk-bench-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("checkin-server").path
+        let beside = ProductBinary.path("checkin-server")
         var executables = [("this build", server ?? beside)]
         if let baselineServer { executables.insert(("baseline", baselineServer), at: 0) }
         for (_, path) in executables where !FileManager.default.isExecutableFile(atPath: path) {
             throw BenchFailure(
-                "no checkin-server executable at \(path) (swift build -c release --product checkin-server)")
+                "no checkin-server executable at \(path) (at the repository's root: swift build -c release)")
         }
         var results = ServerBenchTable(kiosks: kiosks, perKiosk: perKiosk, guests: guests)
 

@@ -7,7 +7,8 @@ struct KioskBench: AsyncParsableCommand {
         commandName: "kiosk-bench",
         abstract: "Benchmarks of the door pipeline; prints tables for BENCHMARKS.md.",
         discussion: """
-            Run in release: swift run -c release kiosk-bench [pipeline|lookup|robustness|idle|all|sync]. \
+            Run in release, from the repository's root: swift run --package-path Benchmarks -c release \
+            kiosk-bench [pipeline|lookup|robustness|idle|all|sync]. \
             'all' leaves out 'sync', which takes minutes and runs a check-in server (and PostgreSQL if reachable).
             """,
         subcommands: [

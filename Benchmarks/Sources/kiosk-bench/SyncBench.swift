@@ -96,7 +96,7 @@ struct SyncBench: AsyncParsableCommand {
             two = processes
         } else {
             ingest.notes.append(
-                "No checkin-server executable beside kiosk-bench (build it: swift build -c release): the "
+                "No checkin-server executable (at the repository's root: swift build -c release): the "
                     + "2-server row ran two applications in this process, each with its own PostgreSQL client.")
             two = try await BenchServer.postgres(
                 url: database.url, applications: 2, label: "PostgreSQL, 2 in-process applications")
