@@ -37,7 +37,7 @@ mkdir -p "$out"
 # The door's kiosk.conf: the shipped one with a door's settings (camera, screen, state in /var/lib/kiosk, the
 # database key from its credential).
 door_conf() {
-    sed -e 's|^# This file, as shipped, runs the kiosk on its embedded default: the test event of test-images/,$|# This file, as the kiosk package installs it, is for a door: the camera, the screen, the state in\n# /var/lib/kiosk, the database key from the systemd credential the package made. Before enrolling, set door,\n# tenant, event, trusted_key and server (README, "Installing at a door"); then `sudo systemctl reload kiosk`\n# applies later changes. dpkg keeps this file as you edit it across upgrades.|' \
+    sed -e 's|^# This file, as shipped, runs the kiosk on its embedded default: the test event of test-images/,$|# This file, as the kiosk package installs it, is for a door: the camera, the screen, the state in\n# /var/lib/kiosk, the database key from the systemd credential the package made. Before enrolling, set door,\n# tenant, event, trusted_key and server (docs/INSTALLING.md, "Installing at a door"); then `sudo systemctl reload kiosk`\n# applies later changes. dpkg keeps this file as you edit it across upgrades.|' \
         -e '/^# replayed instead of a camera, shown on the text display\.$/d' \
         -e 's|^trusted_key = 1 test-images/keys/issuer-1.pub.pem$|trusted_key = 1 /etc/kiosk/issuer-1.pub.pem|' \
         -e 's|^database = .kiosk/kiosk.db$|database = /var/lib/kiosk/kiosk.db|' \

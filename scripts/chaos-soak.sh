@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The chaos test as a soak, outside CI (issue 17): CHAOS_SOAK_MINUTES of chaos in all (default 30), split between
 # the stores (SQLite, then two serve processes on one PostgreSQL). Prints the seed and each store's summary
-# (scans, kills, outages, invariants held); CHAOS_SEED=N replays a seed's steps. BENCHMARKS.md, "Chaos", has the
+# (scans, kills, outages, invariants held); CHAOS_SEED=N replays a seed's steps. docs/benchmarks/2026-11-chaos.md, "Chaos", has the
 # figures of a run. Usage: scripts/chaos-soak.sh [MINUTES]
 set -euo pipefail
 cd "$(dirname "$0")/.."

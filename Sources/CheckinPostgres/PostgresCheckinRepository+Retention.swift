@@ -15,7 +15,7 @@ extension PostgresCheckinRepository {
 
     /// One transaction; the event's row is locked first, so two server processes purging at once purge it once
     /// (the second finds it purged and changes nothing). The old row versions stay in the table's pages until
-    /// PostgreSQL's vacuum reuses them (README, "Retention").
+    /// PostgreSQL's vacuum reuses them (docs/SERVER.md, "Retention").
     public func purgePersonalData(event: EventID, at time: Date) async throws -> PersonalDataPurge {
         let id = Int64(event.rawValue)
         let logger = self.logger

@@ -2,7 +2,7 @@ import ArgumentParser
 import CheckinServer
 import NIOCore
 
-/// `serve`'s options for the limits at the server's edges (`EdgeLimits`; README: "Limits at the edges").
+/// `serve`'s options for the limits at the server's edges (`EdgeLimits`; docs/SERVER.md: "Limits at the edges").
 struct EdgeOptions: ParsableArguments {
     static let defaults = EdgeLimits()
 

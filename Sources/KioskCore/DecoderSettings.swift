@@ -3,7 +3,7 @@
 /// `kiosk.conf` writes it as `decoder_passes = zxing:full | zbar:full, zbar:half, ...` (a bare image name
 /// means zbar, as before zxing-cpp joined; the passes after `|` run only on frames with QR finder patterns in
 /// them). The default is the order `kiosk-bench decoder` chose on public photo sets and door scenes: cheap and
-/// likely first, expensive and rare last (BENCHMARKS.md).
+/// likely first, expensive and rare last (docs/benchmarks/2026-11-25-decoder.md).
 public struct DecoderSettings: Equatable, Sendable {
     /// A QR decoding library.
     public enum Engine: String, Equatable, Hashable, Sendable, CaseIterable {

@@ -50,7 +50,7 @@ public final class KioskDecoder: FrameDecoder {
     private let zbar = ZBarScanner()
     /// zbar on every other line, for the full-size contrast-normalised frame: zxing-cpp reads that image too, at
     /// every line, right after; zbar's look at it at every line cost about a seventh of the whole cascade on a
-    /// cluttered frame, and every other line read the same codes on every public set and door scene (BENCHMARKS.md).
+    /// cluttered frame, and every other line read the same codes on every public set and door scene (docs/benchmarks/2026-11-29-decoder.md).
     private let zbarEveryOtherLine = ZBarScanner(lineStep: 2)
     private let zxing = ZXingReader(tryDownscale: true)
     private let zxingNoDownscale = ZXingReader(tryDownscale: false)
@@ -84,7 +84,7 @@ public final class KioskDecoder: FrameDecoder {
         // Runs `pass`, keeps each code it reads that is new, and says whether the cascade goes on past it. Without a
         // gate the first pass that reads anything is the answer. With one, the cascade goes on only on evidence of
         // another code outside those read (`PassImages.showsAnotherCode`; BoofCV photos of several codes: 7 more codes
-        // of 726, BENCHMARKS.md).
+        // of 726, docs/benchmarks/2026-11-25-decoder.md).
         func goesOn(after pass: DecoderSettings.Pass) -> Bool {
             passesTried.append(pass)
             let sightings = run(pass, on: &images, besides: found.map(\.sighting))
@@ -103,7 +103,7 @@ public final class KioskDecoder: FrameDecoder {
                 // (print, clothing, a keyboard, a checkerboard) show finder-like marks by the dozen, some of them
                 // joined by alternations like timing patterns, but seldom square ones with a quiet zone (cluttered
                 // frames without a code, `kiosk-bench decoder --timing-only`: 22 of 120 went through the whole cascade
-                // on the timing patterns alone, none with square marks and a quiet zone; BENCHMARKS.md).
+                // on the timing patterns alone, none with square marks and a quiet zone; docs/benchmarks/2026-11-29-decoder.md).
                 let seen = images.finders()
                 if seen.count < FinderPatternGate().minimumFinders
                     || images.working.pixels.count > Self.marksAloneUpTo && !images.showsACode()
@@ -348,7 +348,7 @@ struct PassImages {
         // dozen: a cluttered frame's triples would cost more than all the passes).
         let upright = seen.filter { !$0.isAslant }
         // How busy the frame is, by its marks: those seen through a faint ring (glare) not counted, as one more mark
-        // in a tilted code's blur took a door scene over the keystone triples' limit (BENCHMARKS.md).
+        // in a tilted code's blur took a door scene over the keystone triples' limit (docs/benchmarks/2026-11-29-decoder.md).
         let marks = seen.count { !$0.isFaint }
         let steep =
             marks <= KioskDecoder.findersForSteepTriples
@@ -359,7 +359,7 @@ struct PassImages {
         // only corner marks, from square ones (`FinderPatternGate.isSquare`) alone. Print and plaids there give dozens
         // of marks, pairs of them joined by alternations, and a code's own finder patterns are square, blurred too
         // (cluttered frames without a code: their grids 2.7 -> 1.3 ms each, the same reads on every public image and
-        // door scene; BENCHMARKS.md).
+        // door scene; docs/benchmarks/2026-11-29-decoder.md).
         let square = cornerMarksOnly ? squareFinders() : []
         let completing = cornerMarksOnly ? upright.filter(square.contains) : upright
         let candidates =

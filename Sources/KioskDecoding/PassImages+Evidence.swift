@@ -26,7 +26,7 @@ extension PassImages {
     /// stroke or glare beside the next must not hide it (BoofCV's bright-spot photos), nor one of its finder patterns'
     /// squareness. Stripes, plaids and print beside a pass give three such marks far more often with one square mark
     /// or none, and two joined ones with one quiet side (cluttered frames with a code: the cascade went on after the
-    /// read on 9 of 120 with any marks and one side, on 4 with these; BENCHMARKS.md). The third mark may be one the
+    /// read on 9 of 120 with any marks and one side, on 4 with these; docs/benchmarks/2026-11-29-decoder.md). The third mark may be one the
     /// gate sees aslant (`Finder.isAslant`, counted otherwise for the grids only): a card seen at a slant beside the
     /// one read shows its far finder pattern squashed across the rows (BoofCV's rotation photos; still 4 of 120).
     mutating func showsAnotherCode(outside read: [Sighting]) -> Bool {

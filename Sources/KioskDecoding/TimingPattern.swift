@@ -171,7 +171,7 @@ enum TimingPattern {
     /// pattern's, at its ends): it runs along one of the pattern's rings there (row 5, 6 or 7 of the code, whichever
     /// the offset hits). In stripes, a checkerboard or lines of print the alternation goes on through the mark
     /// (cluttered frames without a code went through the whole cascade 41 times in 120, 24 with this;
-    /// BENCHMARKS.md). Out of the image counts as quiet: a finder pattern at the edge. Called for every pair of
+    /// docs/benchmarks/2026-11-29-decoder.md). Out of the image counts as quiet: a finder pattern at the edge. Called for every pair of
     /// marks on every frame the gate looks at: no allocation.
     static func isQuiet(
         at centre: SIMD2<Double>, along: SIMD2<Double>, module: Double, step: Double, contrast: Int, in image: GrayFrame

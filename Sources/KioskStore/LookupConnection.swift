@@ -10,7 +10,7 @@ import struct Foundation.Date
 /// no connection pool, dispatch queue or transaction (one SELECT reads one consistent snapshot by itself, and in
 /// WAL mode it sees every commit of the store's writer, in this process or another), arguments bound by position
 /// and columns read by index. Through GRDB's pool the same statement cost 0.016 ms at p50 (0.025 ms with its
-/// read transaction); see BENCHMARKS.md, "Roster lookup".
+/// read transaction); see docs/benchmarks/2026-11-door-pipeline.md, "Roster lookup".
 ///
 /// The store owns it and uses it from one task at a time, as the store itself is used; the connection is opened
 /// with SQLite's own mutex anyway.

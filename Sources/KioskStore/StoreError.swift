@@ -93,7 +93,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) has a schema this kiosk does not know (\(message)): upgrade the kiosk software, or "
                 + "point 'database' in kiosk.conf elsewhere"
         case .keyMissing:
-            return "cannot open \(path): \(message): give the kiosk its key (see README, \"Database key\"): "
+            return "cannot open \(path): \(message): give the kiosk its key (see docs/KEYS.md, \"Database key\"): "
                 + "LoadCredentialEncrypted=kiosk-db-key:... in its systemd unit, or database_key_file in kiosk.conf "
                 + "(32 random bytes, mode 0600, outside the database's folder); the database was not touched"
         case .keyRefused:

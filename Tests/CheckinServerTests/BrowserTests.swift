@@ -12,7 +12,7 @@ import Testing
 /// The organizer's pages in a real headless Chromium (Debian's `chromium`, scripts/install-chromium.sh),
 /// against the server over HTTPS: sign in, the sync monitor's rows and pills on an injected clock, its live
 /// update when a kiosk reports in, the empty state, another tenant's event answering 404, a forged form 403.
-/// Takes the README's screenshots (desktop and phone width) into `.build/screenshots`, and into
+/// Takes the screenshots of docs/SERVER.md and the README (desktop and phone width) into `.build/screenshots`, and into
 /// `docs/screenshots` with CHECKIN_UPDATE_SCREENSHOTS=1.
 @Suite(.serialized, .enabled(if: Chromium.isAvailable, "needs Debian's chromium: scripts/install-chromium.sh"))
 struct BrowserTests {
@@ -223,7 +223,7 @@ struct BrowserTests {
         #expect(try await page.evaluate("String(window.stillTheSamePage === true)") == "true")
         server.clock.set(start)
 
-        // The dashboard and the guest list, for the README.
+        // The dashboard and the guest list, for docs/SERVER.md and the README.
         try await page.navigate(to: server.url + "/events/\(event.id.rawValue)")
         #expect(try await page.evaluate("document.querySelector('#checked-in').textContent") == "24")
         #expect(try await page.evaluate("String(document.querySelectorAll('svg.chart rect').length > 3)") == "true")

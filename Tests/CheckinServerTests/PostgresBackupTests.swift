@@ -9,7 +9,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The PostgreSQL backup the README documents: `pg_dump --format=custom` while check-ins arrive, `pg_restore` into
+/// The PostgreSQL backup docs/BACKUPS.md documents: `pg_dump --format=custom` while check-ins arrive, `pg_restore` into
 /// an empty database, and the server's repository on it finds every check-in acknowledged before the dump began.
 @Suite(.dropsTestDatabases)
 struct PostgresBackupTests {

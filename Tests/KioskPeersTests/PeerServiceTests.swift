@@ -14,7 +14,7 @@ import Testing
     struct StoreGone: Error {}
 
     // The first try is awaited, not polled against a deadline: in a whole-suite run on 2 cores the service's first
-    // step can wait for the cooperative pool for half a minute (BENCHMARKS.md, "Waiting for the cooperative
+    // step can wait for the cooperative pool for half a minute (docs/benchmarks/2026-11-build-tests-and-ci.md, "Waiting for the cooperative
     // pool"), and a 30 s deadline failed there once (CI of 3a86dd4, with benchmarks beside it).
     @Test(.timeLimit(.minutes(3))) func aShutdownWhileWaitingToRetryEndsTheServiceWithoutAnError() async throws {
         let issuer = try Issuer()

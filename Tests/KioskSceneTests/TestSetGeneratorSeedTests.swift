@@ -18,7 +18,7 @@ import Testing
 
     /// A condition that does not read within the draws is left out, named in the manifest, and its unreadable
     /// image is not written (it would be replayed as a frame); the generator does not fail. Tilted perspective
-    /// at severity 0.5 reads 0 of 8 in BENCHMARKS.md, and the seed is fixed, so one draw is always too few.
+    /// at severity 0.5 reads 0 of 8 in docs/benchmarks/2026-11-door-pipeline.md, and the seed is fixed, so one draw is always too few.
     @Test func aConditionThatDoesNotReadIsLeftOutAndNamed() throws {
         var generator = TestSetGenerator(fixture: try FixtureEvent(seed: 3, guestCount: 40), seed: 3)
         generator.includesVerdictCases = false

@@ -3,7 +3,7 @@ import NIOCore
 
 /// Every limit at the server's edges, in one place: request bodies per route, connection timeouts and count,
 /// the sign-in throttle and its bcrypt queue, the audit of unauthenticated requests, and outbound webhooks.
-/// `checkin-server serve` sets them from its options (README: "Limits at the edges"); tests shorten them.
+/// `checkin-server serve` sets them from its options (docs/SERVER.md: "Limits at the edges"); tests shorten them.
 public struct EdgeLimits: Sendable {
     // MARK: Request bodies
 
