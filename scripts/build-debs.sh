@@ -20,13 +20,7 @@ maintainer="QR check-in project <checkin@lists.example.org>"
 homepage="https://checkin.example.org/"
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 
-need=()
-for p in dpkg-dev help2man binutils file; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
-if [ ${#need[@]} -gt 0 ]; then
-    echo "installing: ${need[*]}" >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+scripts/apt-install.sh dpkg-dev help2man binutils file
 
 # DEB_BIN: the folder of an existing release build (Tests/Packages/run.sh packages one build twice).
 bin=${DEB_BIN:-$(scripts/release-build.sh kiosk kioskctl checkin-server)}

@@ -4,12 +4,4 @@
 # (DEBIAN_FRONTEND goes through `env` because sudo would drop it from the environment).
 set -euo pipefail
 
-packages=(chromium fonts-dejavu-core)
-missing=()
-for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$(dirname "$0")"/apt-install.sh chromium fonts-dejavu-core

@@ -4,15 +4,7 @@
 # nothing when the package is installed. Works as root or through sudo.
 set -euo pipefail
 
-packages=(python3-aiosmtpd)
-missing=()
-for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$(dirname "$0")"/apt-install.sh python3-aiosmtpd
 /usr/bin/python3 -c 'import aiosmtpd.controller' || {
     echo "error: /usr/bin/python3 cannot import aiosmtpd after installing python3-aiosmtpd" >&2
     exit 1

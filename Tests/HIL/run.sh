@@ -29,13 +29,7 @@ rm -rf "$OUT" "$STAGE"
 mkdir -p "$OUT" "$CACHE/kernel-cache" "$STAGE/root/hil/debs" "$STAGE/root/hil/frames"
 
 source scripts/install-deps.sh
-need=()
-for p in qemu-system-x86 busybox-static cpio kmod python3 mmdebstrap e2fsprogs; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
-if [ ${#need[@]} -gt 0 ]; then
-  echo "installing: ${need[*]}" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+scripts/apt-install.sh qemu-system-x86 busybox-static cpio kmod python3 mmdebstrap e2fsprogs
 
 # Debian's kernel, unpacked (not installed).
 KPKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')

@@ -18,13 +18,7 @@ mkdir -p "$out" "$cache"
 log=$out/test.log
 : > "$log"
 
-need=()
-for p in mmdebstrap lintian curl; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
-if [ ${#need[@]} -gt 0 ]; then
-    echo "installing: ${need[*]}" >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+scripts/apt-install.sh mmdebstrap lintian curl
 
 step() { printf '  %s\n' "$*" >&2; }
 fail() { echo "packages: FAILED: $*" >&2; echo "  (log: $log)" >&2; exit 1; }
