@@ -86,7 +86,7 @@ extension PeerExchange {
         guard !fresh.isEmpty else { return }
         // Passed on beside the link's reading loop, which never waits on another link's writes (a slow door, or
         // three doors passing items round, would otherwise hold each other up).
-        Task { await self.relay(fresh, from: link) }
+        Task(executorPreference: executor) { await self.relay(fresh, from: link) }
         let passedOn = Dictionary(grouping: fresh.filter { $0.device != link.credential.deviceId }, by: \.door)
         for (door, items) in passedOn.sorted(by: { $0.key < $1.key }) {
             logger.info("LAN: \(items.count) scans of \(door) passed on by \(link.credential.door)")

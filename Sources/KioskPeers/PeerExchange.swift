@@ -61,6 +61,11 @@ public actor PeerExchange {
     let linksChanged: @Sendable (Int) -> Void
     /// Told of the items each message from a peer brought that were new here (the benchmark's and tests' clock).
     let applied: @Sendable ([PeerItem]) -> Void
+    /// Where the exchange's own tasks run (a link's catch-up, items passed on, a link's end): nil, the global
+    /// pool. A task started with `Task {}` does not inherit its starter's executor, so a test whose doors run on
+    /// threads of their own passes those threads here too; otherwise a catch-up could wait on a cooperative pool
+    /// that the rest of a whole-suite run keeps busy for a minute.
+    nonisolated let executor: (any TaskExecutor)?
     var links: [String: Link] = [:]
     /// The dials under way, by device and address (`device@host:port`): each its own, so a silent one at a
     /// replayed address holds up no other.
@@ -86,7 +91,8 @@ public actor PeerExchange {
     public init(
         event: EventID, verifier: any PassSignatureVerifier, logger: Logger,
         linksChanged: @escaping @Sendable (Int) -> Void = { _ in },
-        applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in }, openStore: () throws -> SQLiteDoorStore
+        applied: @escaping @Sendable ([PeerItem]) -> Void = { _ in }, executor: (any TaskExecutor)? = nil,
+        openStore: () throws -> SQLiteDoorStore
     ) throws {
         let store = try openStore()
         guard let enrolment = try store.enrolment() else {
@@ -100,6 +106,7 @@ public actor PeerExchange {
         self.logger = logger
         self.linksChanged = linksChanged
         self.applied = applied
+        self.executor = executor
         self.store = store
         self.pushedThrough = try store.ownPeerSequence()
         revocations.note(try store.revocations(event: event).map(\.notice))
@@ -132,7 +139,7 @@ public actor PeerExchange {
                         passesOn: true
                     ).encoded(allocator: channel.channel.allocator))
                 var link: Link?
-                defer { if let link { Task { await self.unlink(link) } } }
+                defer { if let link { Task(executorPreference: self.executor) { await self.unlink(link) } } }
                 for try await frame in inbound {
                     // A kind of message a later version added is skipped (its sender is on a later version).
                     guard let message = try PeerMessage.decoded(frame) else { continue }
@@ -151,7 +158,7 @@ public actor PeerExchange {
                         // The catch-up is sent beside this loop, which goes on reading: two doors that owe each
                         // other more than the buffers between them hold would otherwise each wait on its writes
                         // while neither reads.
-                        Task {
+                        Task(executorPreference: self.executor) {
                             do {
                                 try await self.catchUp(made, vector: vector)
                             } catch {

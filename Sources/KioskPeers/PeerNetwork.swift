@@ -102,7 +102,9 @@ struct PeerNetwork: Sendable {
 
     /// Dials a door that announced itself, and runs the link until it closes.
     func dial(host: String, port: Int, device: String) async {
-        defer { Task { await exchange.dialEnded(device, address: "\(host):\(port)") } }
+        defer {
+            Task(executorPreference: exchange.executor) { await exchange.dialEnded(device, address: "\(host):\(port)") }
+        }
         let network = self
         guard let current = holder.current else { return }
         do {

@@ -33,8 +33,9 @@ struct PeerLinkTests {
             // Made before the link: it comes with the catch-up.
             try north.admit(PeerNode.roster[0])
             north.dial(south)
-            #expect(try await eventually { await north.exchange.linkedDevices == ["dev-b"] })
-            #expect(try await eventually { await south.exchange.linkedDevices == ["dev-a"] })
+            let logs = { "North logged:\n\(north.log.text)\nSouth logged:\n\(south.log.text)" }
+            #expect(try await eventually { await north.exchange.linkedDevices == ["dev-b"] }, "\(logs())")
+            #expect(try await eventually { await south.exchange.linkedDevices == ["dev-a"] }, "\(logs())")
             // Made after: it is pushed.
             try south.admit(PeerNode.roster[1])
             let guests = PeerNode.roster.prefix(2)
@@ -49,7 +50,7 @@ struct PeerLinkTests {
                             guest: guests[1].guest, event: guests[1].event)
                     else { return false }
                     return first.door == "North" && second.door == "South"
-                })
+                }, "\(logs())")
             // Each knows where the other is, linked.
             #expect(try south.openStore().peerSightings().map(\.door) == ["North"])
             #expect(try south.openStore().peerSightings().allSatisfy(\.linked))

@@ -70,6 +70,8 @@ final class PeerNode: Sendable {
     let port: Int
     let accepting: Task<Void, any Error>
     let pushing: Task<Void, any Error>
+    /// What this door logged (info and up): a failing expectation shows it.
+    let log: LogLines
 
     static let roster = (1...20).map { n in
         RosterGuest(
@@ -103,10 +105,13 @@ final class PeerNode: Sendable {
         let made =
             try credential?(pair.publicKey) ?? issuer.credential(device: device, door: door, peerKey: pair.publicKey)
         try store.savePeerCredentials([made], at: Date())
-        var logger = Logger(label: "peers-\(door)")
-        logger.logLevel = .critical
+        let log = LogLines()
+        self.log = log
+        var logger = Logger(label: "peers-\(door)") { _ in log }
+        logger.logLevel = .info
         exchange = try PeerExchange(
-            event: EventID(Issuer.event), verifier: issuer.trusted, logger: logger, applied: applied
+            event: EventID(Issuer.event), verifier: issuer.trusted, logger: logger, applied: applied,
+            executor: ThreadExecutor.testServers
         ) { store }
         let holder = PeerIdentityHolder()
         if forgedKey {
@@ -221,9 +226,29 @@ func eventually(seconds: Double = 60, _ condition: () async throws -> Bool) asyn
 /// running: the test fails, and does not hang on it).
 func allEnd(_ attempts: [Task<Void, Never>], seconds: Double = 60) async -> Bool {
     let ended = NIOLockedValueBox(false)
-    Task {
+    Task(executorPreference: ThreadExecutor.testServers) {
         for attempt in attempts { await attempt.value }
         ended.withLockedValue { $0 = true }
     }
     return (try? await eventually(seconds: seconds) { ended.withLockedValue { $0 } }) ?? false
+}
+
+/// A log handler that keeps the lines logged, for a failing test to show.
+struct LogLines: LogHandler {
+    private let lines = NIOLockedValueBox<[String]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let at = Date().timeIntervalSince1970
+        lines.withLockedValue { $0.append("\(at) \(event.level) \(event.message)") }
+    }
+
+    /// Everything logged so far, a line each.
+    var text: String { lines.withLockedValue { $0.joined(separator: "\n") } }
 }
