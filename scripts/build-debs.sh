@@ -31,7 +31,7 @@ mkdir -p "$out"
 # The door's kiosk.conf: the shipped one with a door's settings (camera, screen, state in /var/lib/kiosk, the
 # database key from its credential).
 door_conf() {
-    sed -e 's|^# This file, as shipped, runs the kiosk on its embedded default: the test event of test-images/,$|# This file, as the kiosk package installs it, is for a door: the camera, the screen, the state in\n# /var/lib/kiosk, the database key from the systemd credential the package made. Before enrolling, set door,\n# tenant, event, trusted_key and server (docs/INSTALLING.md, "Installing at a door"); then `sudo systemctl reload kiosk`\n# applies later changes. dpkg keeps this file as you edit it across upgrades.|' \
+    sed -e 's|^# This file, as shipped, runs the kiosk on its embedded default: the test event of test-images/,$|# This file, as the kiosk package installs it, is for a door: the camera, the screen, the state in\n# /var/lib/kiosk, the database key from the systemd credential the package made. Before enrolling, set door,\n# tenant, event, trusted_key and server (/usr/share/doc/kiosk/INSTALLING.md.gz, "Installing at a door");\n# then `sudo systemctl reload kiosk` applies later changes. dpkg keeps this file as you edit it across upgrades.|' \
         -e '/^# replayed instead of a camera, shown on the text display\.$/d' \
         -e 's|^trusted_key = 1 test-images/keys/issuer-1.pub.pem$|trusted_key = 1 /etc/kiosk/issuer-1.pub.pem|' \
         -e 's|^database = .kiosk/kiosk.db$|database = /var/lib/kiosk/kiosk.db|' \
@@ -59,6 +59,14 @@ finish() {
     echo "$out/${pkg}_${version}_${arch}.deb"
 }
 
+# $1 package: the pages of docs/ it carries in /usr/share/doc/PACKAGE (gzipped, as Debian keeps documentation).
+docs_of() {
+    case $1 in
+    kiosk) echo INSTALLING.md CONFIGURATION.md KEYS.md LAN.md BACKUPS.md ;;
+    checkin-server) echo SERVER.md KEYS.md BACKUPS.md SYNC.md ;;
+    esac
+}
+
 # $1 package: the tree every package has (docs, maintainer scripts, lintian overrides).
 common() {
     local pkg=$1 tree=$work/$1
@@ -69,6 +77,12 @@ common() {
         "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$maintainer" \
         "$(date -R -u -d "@$SOURCE_DATE_EPOCH")" | gzip -9n > "$tree/usr/share/doc/$pkg/changelog.gz"
     chmod 0644 "$tree/usr/share/doc/$pkg/changelog.gz"
+    # The operator's pages the package's messages point at (the database key, backups, installing), beside it.
+    local page
+    for page in $(docs_of "$pkg"); do
+        gzip -9n < "docs/$page" > "$tree/usr/share/doc/$pkg/$page.gz"
+        chmod 0644 "$tree/usr/share/doc/$pkg/$page.gz"
+    done
     install -m 0644 "packaging/$pkg/lintian-overrides" "$tree/usr/share/lintian/overrides/$pkg"
     for script in postinst prerm postrm; do install -m 0755 "packaging/$pkg/$script" "$tree/DEBIAN/$script"; done
     install -m 0644 "systemd/$pkg.service" "$tree/lib/systemd/system/$pkg.service"

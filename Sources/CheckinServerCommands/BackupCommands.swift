@@ -10,7 +10,7 @@ struct Backup: AsyncParsableCommand {
             The copy is one commit's state, checked by SQLite, made 0600, and written under its name only once \
             whole. It holds guests' personal data: keep it as safe as the database. The secrets key \
             (checkin-secrets.key) is not in it: back it up apart, or the signing keys in the copy cannot be used. \
-            On PostgreSQL use pg_dump (docs/BACKUPS.md).
+            On PostgreSQL use pg_dump (/usr/share/doc/checkin-server/BACKUPS.md.gz).
             """)
     @OptionGroup var options: DatabaseOption
     @Option(help: "The backup file to make (refused if it exists).") var to: String
@@ -19,7 +19,7 @@ struct Backup: AsyncParsableCommand {
         guard options.postgresURL == nil else {
             throw ValidationError(
                 "backup copies the SQLite database; for PostgreSQL use pg_dump --format=custom and pg_restore "
-                    + "(docs/BACKUPS.md)")
+                    + "(/usr/share/doc/checkin-server/BACKUPS.md.gz)")
         }
         guard FileManager.default.fileExists(atPath: options.database) else {
             throw ValidationError("there is no database \(options.database) to back up: give --database")
@@ -59,7 +59,8 @@ struct Restore: AsyncParsableCommand {
     func run() async throws {
         guard options.postgresURL == nil else {
             throw ValidationError(
-                "restore writes an SQLite database; for PostgreSQL use pg_restore (docs/BACKUPS.md)")
+                "restore writes an SQLite database; for PostgreSQL use pg_restore "
+                    + "(/usr/share/doc/checkin-server/BACKUPS.md.gz)")
         }
         do {
             let summary = try SQLiteCheckinRepository.restore(

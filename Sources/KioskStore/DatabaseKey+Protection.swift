@@ -21,7 +21,7 @@ extension DatabaseKey {
             case .tpm2: "database key: sealed to this board's TPM2; a copy of the card alone does not open the database"
             case .hostKeyOnly:
                 "database key: sealed to this card's host key only: a copy of the card opens it (no TPM2 on this "
-                    + "board; docs/KEYS.md, \"Database key\": use a board with a TPM2)"
+                    + "board; use a board with a TPM2: \"Database key\" in /usr/share/doc/kiosk/KEYS.md.gz)"
             case .keyFile(let path):
                 "database key: the key file \(path): whoever can read it (or a copy of the card) opens the database"
             case .unknown:

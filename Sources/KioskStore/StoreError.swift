@@ -93,7 +93,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) has a schema this kiosk does not know (\(message)): upgrade the kiosk software, or "
                 + "point 'database' in kiosk.conf elsewhere"
         case .keyMissing:
-            return "cannot open \(path): \(message): give the kiosk its key (see docs/KEYS.md, \"Database key\"): "
+            return "cannot open \(path): \(message): give the kiosk its key (\"Database key\" in "
+                + "/usr/share/doc/kiosk/KEYS.md.gz, docs/KEYS.md in the source): "
                 + "LoadCredentialEncrypted=kiosk-db-key:... in its systemd unit, or database_key_file in kiosk.conf "
                 + "(32 random bytes, mode 0600, outside the database's folder); the database was not touched"
         case .keyRefused:

@@ -111,6 +111,9 @@ check "the database key credential is root's only (0600) and decrypts to 32 byte
 check "kiosk.service is enabled" test -L "$R/etc/systemd/system/multi-user.target.wants/kiosk.service"
 check "kiosk.service verifies (systemd-analyze: every key known, the binary there)" verify_unit kiosk.service
 check "the udev rule is installed" test -f "$R/lib/udev/rules.d/70-kiosk.rules"
+# The pages the package's messages name (kioskctl status, a missing database key, postinst) are on the box.
+check "the kiosk's operator pages are installed (KEYS, INSTALLING, ...)" sh -c \
+    "zcat '$R/usr/share/doc/kiosk/KEYS.md.gz' | grep -q '^## Database key' && test -f '$R/usr/share/doc/kiosk/INSTALLING.md.gz'"
 check "kiosk.conf is a conffile" sh -c "chroot '$R' dpkg-query --showformat='\${Conffiles}' --show kiosk | grep -q /etc/kiosk/kiosk.conf"
 
 step "a door's day: the roster imported, passes scanned (replayed), the conffile edited"
@@ -153,6 +156,8 @@ echo "== checkin-server" >&2
 step "install"
 check "apt installs checkin-server $old and its dependencies" apt_in_root install "/tmp/debs/checkin-server_${old}_$arch.deb"
 check "checkin-server runs (every library found)" in_root checkin-server --help
+check "the server's operator pages are installed (BACKUPS, SERVER, ...)" sh -c \
+    "zcat '$R/usr/share/doc/checkin-server/BACKUPS.md.gz' | grep -q pg_dump && test -f '$R/usr/share/doc/checkin-server/SERVER.md.gz'"
 check "the checkin-server user is a system user without a login shell" system_user checkin-server
 check "/var/lib/checkin-server is the server's only (0700)" test "$(mode_of /var/lib/checkin-server)" = "700 checkin-server:checkin-server"
 check "the secrets key credential is root's only (0600) and decrypts to 32 bytes" sh -c \
