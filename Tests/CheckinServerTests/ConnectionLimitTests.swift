@@ -13,6 +13,13 @@ import Testing
 /// header timeout, idle ones at the idle timeout, and no more than the cap are served at once. Short configured
 /// timeouts, no sleeps but the clients' own pacing.
 @Suite struct ConnectionLimitTests {
+    /// Threads of this suite's own for its servers and clients. Hummingbird accepts a connection in a task, and
+    /// the header timeout starts at its first byte read: on the threads all live servers of a whole-suite run share
+    /// (`testServers`, where other suites' servers and doors do blocking SQLite work), the accept loop waited long
+    /// enough that connections still in the kernel's queue outlived the test's 8 s (a whole-suite run, 2 Dec: of 50
+    /// sent, some never closed; the test took 56 s). What is measured here is the server's timeouts, not that pool.
+    static let servers = ThreadExecutor(threads: 2, name: "connection-limit-tests")
+
     static func limits(header: Int64, idle: Int64, connections: Int = 1_000) -> EdgeLimits {
         var limits = EdgeLimits()
         limits.requestHeaderTimeout = .milliseconds(header)
@@ -25,7 +32,7 @@ import Testing
         let h = try await Harness(.sqliteInMemory)
         // The idle timeout far off: only the header timeout can close these.
         let app = try h.app(limits: Self.limits(header: 1_000, idle: 60_000))
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+        try await withTaskExecutorPreference(Self.servers) {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 let started = Date()
@@ -57,7 +64,7 @@ import Testing
     @Test func silentConnectionsAreClosedAtTheIdleTimeout() async throws {
         let h = try await Harness(.sqliteInMemory)
         let app = try h.app(limits: Self.limits(header: 60_000, idle: 1_000))
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+        try await withTaskExecutorPreference(Self.servers) {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 let answer = try await DedicatedThread.run(named: "raw-connection") {
@@ -81,7 +88,7 @@ import Testing
                 host: "127.0.0.1", port: 0, limits: Self.limits(header: 1_500, idle: 1_500, connections: 3)),
             repository: h.repository, clock: h.clock, onListening: { listening.yield($0) })
         let group = ServiceGroup(services: [app], logger: Logger(label: "connection-cap-test"))
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+        try await withTaskExecutorPreference(Self.servers) {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 var iterator = ports.makeAsyncIterator()
@@ -124,7 +131,7 @@ import Testing
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
             repository: h.repository, clock: h.clock, onListening: { listening.yield($0) })
         let group = ServiceGroup(services: [app], logger: Logger(label: "slow-body-test"))
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+        try await withTaskExecutorPreference(Self.servers) {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 var iterator = ports.makeAsyncIterator()
