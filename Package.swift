@@ -54,10 +54,11 @@ let package = Package(
         .library(
             name: "ModulesForBenchmarks",
             targets: [
-                "PassFormat", "DedicatedThreads", "KioskCore", "KioskCrypto", "KioskDecoding", "KioskImageIO",
-                "KioskQRCode", "KioskStore", "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync",
-                "KioskPeers", "KioskRuntime", "KioskScenes", "CheckinAPI", "CheckinCore", "CheckinSQLite",
-                "CheckinPostgres", "CheckinWebhooks", "CheckinServer",
+                "PassFormat", "DedicatedThreads", "KioskCore", "Cryptography", "KioskDecoding", "ImageFiles",
+                "QREncoding", "KioskStore", "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync",
+                "KioskPeers", "KioskRuntime", "KioskScenes", "WireAPI", "CheckinCore", "CheckinSQLite",
+                "CheckinPostgres", "CheckinWebhooks", "CheckinAdmin", "CheckinServer", "SignedRecords", "GrayImage",
+                "SystemCalls",
             ]),
     ],
     dependencies: [
@@ -91,7 +92,6 @@ let package = Package(
     targets: [
         // C libraries, each behind a thin shim.
         systemLibrary("CZBar", pkgConfig: "zbar", apt: ["libzbar-dev"]),
-        systemLibrary("COpenSSL", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         systemLibrary("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
@@ -114,40 +114,58 @@ let package = Package(
         // arithmetic needs, and instants a sender states checked against the clock, without trapping. No C, no I/O.
         .target(name: "BoundedNumbers"),
 
+        // Shared by both halves (neutral: neither the kiosk's nor the server's). The records the server signs and
+        // the doors check (a door's LAN credential, a guest row, a revocation), laid out byte for byte; and the
+        // 8-bit gray image that the decoder, the image files and the QR renderer pass between them. No C, no I/O.
+        .target(name: "SignedRecords", dependencies: ["BoundedNumbers", "PassFormat"]),
+        .target(name: "GrayImage"),
+        // The HTTP API's bodies as both ends read and write them (docs/SYNC.md, docs/api/openapi.yaml): the kiosk
+        // is its client, the server its one implementation. Plain Swift, no dependencies.
+        .target(name: "WireAPI"),
+
         // The domain: verdicts, roster, queue, the pipeline and its protocols. No C, no I/O.
-        .target(name: "KioskCore", dependencies: ["BoundedNumbers", "PassFormat"]),
+        .target(name: "KioskCore", dependencies: ["BoundedNumbers", "PassFormat", "SignedRecords", "GrayImage"]),
 
         // The C boundary shared by the adapters: the one syscall helper (EINTR, EAGAIN, the call's name, errno
         // as swift-system's `Errno`) and the safe regular-file reader.
-        .target(name: "KioskSystem", dependencies: [systemPackage]),
+        .target(name: "SystemCalls", dependencies: [systemPackage]),
 
-        // Adapters, one per outside world.
-        .target(name: "KioskCrypto", dependencies: ["PassFormat", "KioskCore", "KioskSystem", "COpenSSL"]),
+        // Adapters, one per outside world. Cryptography, ImageFiles and QREncoding are neutral too: the server
+        // signs, renders and reads with them as the kiosk does.
         .target(
-            name: "KioskDecoding", dependencies: ["KioskCore", "CZBar", "CZXing"], swiftSettings: optimizedInTests),
+            name: "Cryptography",
+            dependencies: [
+                "PassFormat", "SystemCalls", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         .target(
-            name: "KioskImageIO", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CPNG", "CTurboJPEG"],
+            name: "KioskDecoding", dependencies: ["GrayImage", "KioskCore", "CZBar", "CZXing"],
             swiftSettings: optimizedInTests),
-        .target(name: "KioskQRCode", dependencies: ["KioskCore", "CQRencode"], swiftSettings: optimizedInTests),
+        .target(
+            name: "ImageFiles", dependencies: ["GrayImage", "SystemCalls", systemPackage, "CPNG", "CTurboJPEG"],
+            swiftSettings: optimizedInTests),
+        .target(name: "QREncoding", dependencies: ["GrayImage", "CQRencode"], swiftSettings: optimizedInTests),
         // The verdicts' tones through ALSA, on a thread of their own.
         .target(
             name: "KioskSound",
             dependencies: ["KioskCore", "CALSA", "DedicatedThreads", .product(name: "Logging", package: "swift-log")]),
         // RFC 4180 CSV with encoding checks, and the roster's columns: the kiosk's roster import (and the fuzzer).
-        .target(name: "KioskCSV", dependencies: ["PassFormat", "KioskCore", "CSVReading"]),
+        .target(name: "KioskCSV", dependencies: ["SignedRecords", "PassFormat", "KioskCore", "CSVReading"]),
         .target(
             name: "KioskStore",
             dependencies: [
+                "SignedRecords",
                 "PassFormat",
-                "KioskCore", "KioskCSV", "KioskCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                "KioskCore", "KioskCSV", "Cryptography", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .target(name: "KioskDisplay", dependencies: ["KioskCore"]),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", systemPackage, "CV4L2"]),
+        .target(name: "KioskCapture", dependencies: ["GrayImage", "KioskCore", "SystemCalls", systemPackage, "CV4L2"]),
         .target(
             name: "KioskFramebuffer",
             dependencies: [
-                "KioskCore", "KioskSystem", systemPackage, "KioskImageIO", "CFreeType", "CLinuxFramebuffer",
+                "SignedRecords", "GrayImage",
+                "KioskCore", "SystemCalls", systemPackage, "ImageFiles", "CFreeType", "CLinuxFramebuffer",
             ],
             swiftSettings: optimizedInTests),
 
@@ -156,8 +174,9 @@ let package = Package(
         .target(
             name: "KioskSync",
             dependencies: [
+                "SignedRecords",
                 "BoundedNumbers", "PassFormat",
-                "KioskCore", "KioskStore", "CheckinAPI",
+                "KioskCore", "KioskStore", "WireAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -173,7 +192,8 @@ let package = Package(
         .target(
             name: "KioskPeers",
             dependencies: [
-                "BoundedNumbers", "PassFormat", "KioskCore", "KioskStore", "KioskCrypto",
+                "SignedRecords",
+                "BoundedNumbers", "PassFormat", "KioskCore", "KioskStore", "Cryptography",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -191,8 +211,9 @@ let package = Package(
         .target(
             name: "KioskRuntime",
             dependencies: [
+                "GrayImage",
                 "PassFormat",
-                "KioskCore", "KioskSystem", "KioskCrypto", "KioskDecoding", "KioskImageIO", "KioskQRCode", "KioskStore",
+                "KioskCore", "SystemCalls", "Cryptography", "KioskDecoding", "ImageFiles", "QREncoding", "KioskStore",
                 "KioskDisplay", "KioskCapture", "KioskFramebuffer", "KioskSync", "KioskSound", "KioskPeers",
                 "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
@@ -218,35 +239,47 @@ let package = Package(
         // Synthetic door scenes (distortions) and fixture events: the tests', the benchmarks' and kiosk-demo's.
         .target(
             name: "KioskScenes",
-            dependencies: ["KioskCore", "KioskCrypto", "KioskQRCode", "KioskImageIO", "KioskDecoding"],
+            dependencies: [
+                "SignedRecords", "GrayImage", "PassFormat", "KioskCore", "Cryptography", "QREncoding", "ImageFiles",
+                "KioskDecoding",
+            ],
             swiftSettings: optimizedInTests),
 
-        // The check-in server (docs/SYNC.md, docs/api/openapi.yaml): wire types, the domain and its one storage
-        // protocol (no C, no I/O), the SQLite repository on GRDB, the Hummingbird application.
-        .target(name: "CheckinAPI"),
+        // The check-in server: the domain and its storage protocols (no C, no I/O), the SQLite repository on GRDB,
+        // the PostgreSQL one on postgres-nio, the Hummingbird application.
         .target(name: "CheckinCore", dependencies: ["PassFormat", "CSVReading"]),
         .target(
             name: "CheckinSQLite",
             dependencies: [
-                "PassFormat", "CheckinCore", "KioskCore", "KioskSystem", .product(name: "GRDB", package: "GRDB.swift"),
+                "PassFormat", "CheckinCore", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(
             name: "CheckinPostgres",
             dependencies: [
                 "PassFormat",
-                "CheckinCore", "KioskCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CheckinCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Standard Webhooks: verifying the organizer's guest webhooks, signing the server's own.
-        .target(name: "CheckinWebhooks", dependencies: ["BoundedNumbers", "KioskCrypto"]),
+        .target(name: "CheckinWebhooks", dependencies: ["BoundedNumbers", "Cryptography"]),
+        // The organizer's use cases (tenants, events, keys, organizers, guests, exports, secrets at rest), called by
+        // the HTTP layer and by the command line alike; no HTTP here.
+        .target(
+            name: "CheckinAdmin",
+            dependencies: [
+                "PassFormat", "CheckinCore", "WireAPI", "CheckinWebhooks", "Cryptography", "SystemCalls",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .target(
             name: "CheckinServer",
             dependencies: [
+                "CheckinAdmin",
                 "BoundedNumbers", "PassFormat",
-                "CheckinAPI", "CheckinCore", "CheckinWebhooks", "KioskCore", "KioskCrypto", "KioskQRCode",
-                "KioskImageIO", "KioskSystem",
+                "WireAPI", "CheckinCore", "CheckinWebhooks", "SignedRecords", "Cryptography", "QREncoding",
+                "ImageFiles", "SystemCalls",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -274,6 +307,8 @@ let package = Package(
         .executableTarget(
             name: "kiosk",
             dependencies: [
+                "KioskDisplay",
+                "KioskCore",
                 "KioskRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -283,8 +318,10 @@ let package = Package(
         .executableTarget(
             name: "kioskctl",
             dependencies: [
+                "Cryptography", "ImageFiles", "QREncoding",
+                "KioskCore",
                 "PassFormat",
-                "KioskRuntime", "KioskSync", "KioskStore", "CheckinAPI", "KioskSystem",
+                "KioskRuntime", "KioskSync", "KioskStore", "WireAPI", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStandardLibrary
@@ -292,7 +329,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-demo",
             dependencies: [
-                "PassFormat", "KioskCore", "KioskCrypto", "KioskStore", "KioskScenes",
+                "PassFormat", "KioskCore", "Cryptography", "KioskStore", "KioskScenes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -300,9 +337,9 @@ let package = Package(
         .target(
             name: "CheckinServerCommands",
             dependencies: [
+                "CheckinAdmin",
                 "PassFormat",
-                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinMail",
-                "KioskCore",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "WireAPI", "CheckinMail",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -317,26 +354,37 @@ let package = Package(
             name: "checkin-server", dependencies: ["CheckinServerCommands"], linkerSettings: staticStandardLibrary),
 
         .testTarget(name: "BoundedNumbersTests", dependencies: ["BoundedNumbers"]),
-        .testTarget(name: "KioskCoreTests", dependencies: ["PassFormat", "KioskCore"]),
-        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", systemPackage]),
-        .testTarget(name: "KioskCryptoTests", dependencies: ["PassFormat", "KioskCrypto"]),
-        .testTarget(name: "KioskDecodingTests", dependencies: ["KioskDecoding", "KioskImageIO", "KioskQRCode"]),
+        .testTarget(name: "KioskCoreTests", dependencies: ["SignedRecords", "GrayImage", "PassFormat", "KioskCore"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", systemPackage]),
+        .testTarget(name: "CryptographyTests", dependencies: ["KioskCore", "PassFormat", "Cryptography"]),
         .testTarget(
-            name: "KioskSceneTests", dependencies: ["PassFormat", "KioskScenes", "KioskDecoding", "KioskQRCode"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskCore"]),
+            name: "KioskDecodingTests",
+            dependencies: ["GrayImage", "KioskCore", "KioskDecoding", "ImageFiles", "QREncoding"]),
         .testTarget(
-            name: "KioskFramebufferTests", dependencies: ["PassFormat", "KioskFramebuffer", "KioskImageIO"],
+            name: "KioskSceneTests",
+            dependencies: ["GrayImage", "KioskCore", "PassFormat", "KioskScenes", "KioskDecoding", "QREncoding"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["GrayImage", "KioskCapture", "KioskCore"]),
+        .testTarget(
+            name: "KioskFramebufferTests",
+            dependencies: ["SignedRecords", "GrayImage", "KioskCore", "PassFormat", "KioskFramebuffer", "ImageFiles"],
             exclude: ["ReferenceScreens"]),
-        .testTarget(name: "KioskImageIOTests", dependencies: ["KioskImageIO", "KioskSystem"]),
-        .testTarget(name: "KioskDisplayTests", dependencies: ["PassFormat", "KioskDisplay"]),
+        .testTarget(
+            name: "ImageFilesTests",
+            dependencies: ["TestSupport", "GrayImage", "KioskCore", "ImageFiles", "SystemCalls"]),
+        .testTarget(
+            name: "KioskDisplayTests", dependencies: ["SignedRecords", "KioskCore", "PassFormat", "KioskDisplay"]),
         .testTarget(
             name: "KioskStoreTests",
             dependencies: [
+                "Cryptography",
+                "SignedRecords", "KioskCore",
                 "PassFormat", "KioskStore", "KioskCSV", "CSVReading", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "KioskRuntimeTests",
             dependencies: [
+                "ImageFiles", "KioskStore", "KioskDecoding",
+                "SignedRecords", "GrayImage", "KioskCore",
                 "PassFormat",
                 "KioskRuntime", "KioskDisplay", "KioskScenes", "TestSupport", "DedicatedThreads",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -344,7 +392,9 @@ let package = Package(
         .testTarget(
             name: "KioskPeersTests",
             dependencies: [
-                "PassFormat", "KioskPeers", "KioskStore", "KioskCore", "KioskCrypto", "TestSupport", "DedicatedThreads",
+                "SignedRecords",
+                "PassFormat", "KioskPeers", "KioskStore", "KioskCore", "Cryptography", "TestSupport",
+                "DedicatedThreads",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -358,9 +408,9 @@ let package = Package(
             name: "KioskSyncTests",
             dependencies: [
                 "PassFormat",
-                "KioskSync", "KioskStore", "KioskCore", "CheckinAPI", "KioskScenes", "CheckinPostgres", "TestSupport",
+                "KioskSync", "KioskStore", "KioskCore", "WireAPI", "KioskScenes", "CheckinPostgres", "TestSupport",
                 "PostgresTestSupport",
-                "CheckinWebhooks", "KioskImageIO", "KioskDecoding", "DedicatedThreads",
+                "CheckinWebhooks", "ImageFiles", "KioskDecoding", "DedicatedThreads",
                 // The admin commands run inside the test process (LiveProcesses.admin).
                 "CheckinServerCommands",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -368,9 +418,12 @@ let package = Package(
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [
+                "CheckinAdmin",
+                "SystemCalls",
+                "SignedRecords",
                 "PassFormat",
-                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "CheckinAPI", "CheckinWebhooks",
-                "CheckinMail", "KioskCore", "KioskCSV", "KioskCrypto", "KioskDecoding", "KioskImageIO", "TestSupport",
+                "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "WireAPI", "CheckinWebhooks",
+                "CheckinMail", "KioskCore", "KioskCSV", "Cryptography", "KioskDecoding", "ImageFiles", "TestSupport",
                 "PostgresTestSupport", "DedicatedThreads", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -386,7 +439,7 @@ let package = Package(
         .testTarget(
             name: "CheckinMailTests",
             dependencies: [
-                "CheckinMail", "TestSupport", "KioskQRCode", "KioskImageIO", "KioskDecoding", "KioskCore",
+                "CheckinMail", "TestSupport", "QREncoding", "ImageFiles", "KioskDecoding", "KioskCore",
                 "DedicatedThreads",
             ]
         ),

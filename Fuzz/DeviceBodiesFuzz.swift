@@ -1,10 +1,10 @@
 // libFuzzer entry point for the bodies a device sends besides its uploads: the enrolment request (anyone may send
 // one) and the heartbeat, decoded as the server decodes them and checked against their bounds
-// (`boundsProblem`). Built by `Fuzz/run.sh device-bodies`, linked against CheckinAPI. The first
+// (`boundsProblem`). Built by `Fuzz/run.sh device-bodies`, linked against WireAPI. The first
 // byte chooses the body: even an enrolment request, odd a heartbeat.
 
-import CheckinAPI
 import Foundation
+import WireAPI
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func deviceBodiesFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

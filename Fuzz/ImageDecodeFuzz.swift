@@ -1,9 +1,9 @@
 // Shared checks of the image-loader fuzz targets (PNGDecodeFuzz, JPEGDecodeFuzz, PGMDecodeFuzz). Built by
-// `Fuzz/run.sh png|jpeg|pgm` against fuzz builds of KioskCore and KioskImageIO, not by SwiftPM.
+// `Fuzz/run.sh png|jpeg|pgm` against fuzz builds of GrayImage and ImageFiles, not by SwiftPM.
 
-import KioskCore
+import GrayImage
 
-@testable import KioskImageIO
+@testable import ImageFiles
 
 /// Bumps a libFuzzer extra counter for this outcome (Fuzz/FuzzOutcome.c): the C codecs are not instrumented.
 @_silgen_name("fuzz_outcome")

@@ -1,6 +1,6 @@
 // libFuzzer entry point for the JPEG loader (TurboJPEG). See ImageDecodeFuzz.swift.
 
-import KioskImageIO
+import ImageFiles
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func jpegDecodeFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,6 +1,6 @@
 // libFuzzer entry point for the binary PGM loader (Swift). See ImageDecodeFuzz.swift.
 
-import KioskImageIO
+import ImageFiles
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pgmDecodeFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

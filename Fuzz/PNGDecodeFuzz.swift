@@ -1,6 +1,6 @@
 // libFuzzer entry point for the PNG loader (libpng's simplified API). See ImageDecodeFuzz.swift.
 
-import KioskImageIO
+import ImageFiles
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pngDecodeFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

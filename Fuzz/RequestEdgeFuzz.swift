@@ -1,13 +1,13 @@
 // libFuzzer entry point for what an anonymous request's edge parses before anything is authenticated: the query
 // string of the organizer's pages (`QueryString.value`, then a page number into its range as `GuestsView.page`
 // reads it) and the Standard Webhooks headers (`StandardWebhook.verify`, whose timestamp of -2^63 killed the
-// server). Built by `Fuzz/run.sh request-edge`, linked against CheckinAPI and
+// server). Built by `Fuzz/run.sh request-edge`, linked against WireAPI and
 // CheckinWebhooks. The input's lines: the query, then the webhook's id, timestamp and signature; the rest is its
 // body.
 
 import BoundedNumbers
-import CheckinAPI
 import Foundation
+import WireAPI
 
 @testable import CheckinWebhooks
 

@@ -1,7 +1,8 @@
 // libFuzzer entry point for the kiosk's hand-written roster page reader (`RosterPage(json:)`), which reads
-// what the network sends. Built by `Fuzz/run.sh roster-page`, linked against CheckinAPI.
+// what the network sends. Built by `Fuzz/run.sh roster-page`, linked against WireAPI.
 
-import CheckinAPI
+import WireAPI
+
 import struct Foundation.Data
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,10 +1,10 @@
 // libFuzzer entry point for the server's hand-written upload reader (`CheckInBatch(json:)`), which reads what every
 // enrolled device sends, and for JSONDecoder, which decides what it refuses. Built by `Fuzz/run.sh upload-json`,
-// linked against CheckinAPI. The reader recursed into unknown values with no limit (a body of
+// linked against WireAPI. The reader recursed into unknown values with no limit (a body of
 // nested `[` overflowed the stack); it now refuses nesting past `JSONReader.maximumDepth`.
 
-import CheckinAPI
 import Foundation
+import WireAPI
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func uploadJSONFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -81,10 +81,11 @@ module() {
         -Xswiftc -sanitize=fuzzer --target "$1" > "$out/build-$1.log" 2>&1 || { tail -n 30 "$out/build-$1.log" >&2; exit 1; }
 }
 
-# The object files of modules built by `module`.
-objects() { for m in "$@"; do ls "$modules/$m.build/"*.o; done; }
+# The object files of modules built by `module` (C targets such as swift-crypto's BoringSSL keep theirs in
+# subfolders).
+objects() { for m in "$@"; do find "$modules/$m.build" -name '*.o' | sort; done; }
 
-c_modules=(-I "$modules/Modules" -I Sources/CPNG -I Sources/CTurboJPEG -I Sources/COpenSSL -I "$spm/checkouts/swift-system/Sources/CSystem/include")
+c_modules=(-I "$modules/Modules" -I Sources/CPNG -I Sources/CTurboJPEG -I "$spm/checkouts/swift-system/Sources/CSystem/include")
 for flag in $(pkg-config --cflags-only-I libpng libturbojpeg 2>/dev/null); do c_modules+=(-Xcc "$flag"); done
 
 build() {
@@ -93,44 +94,43 @@ build() {
     pass-parser | config)
         module KioskCore
         harness=("Fuzz/$([[ $target == config ]] && echo ConfigParser || echo PassParser)Fuzz.swift")
-        libs=($(objects KioskCore BoundedNumbers PassFormat)) ;;
+        libs=($(objects KioskCore SignedRecords GrayImage BoundedNumbers PassFormat)) ;;
     roster-csv)
         module KioskCSV
-        harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV CSVReading KioskCore BoundedNumbers PassFormat)) ;;
+        harness=(Fuzz/RosterCSVFuzz.swift); libs=($(objects KioskCSV CSVReading KioskCore SignedRecords GrayImage BoundedNumbers PassFormat)) ;;
     roster-page | upload-json | device-bodies)
-        # CheckinAPI is plain Swift without dependencies: built once for the three (the module build instruments
+        # WireAPI is plain Swift without dependencies: built once for the three (the module build instruments
         # every line of the readers for the fuzzer), each harness linked against it.
-        module CheckinAPI
+        module WireAPI
         local name
         case $target in
         roster-page) name=RosterPage ;; upload-json) name=UploadJSON ;; *) name=DeviceBodies ;;
         esac
-        harness=("Fuzz/${name}Fuzz.swift"); libs=($(objects CheckinAPI)) ;;
+        harness=("Fuzz/${name}Fuzz.swift"); libs=($(objects WireAPI)) ;;
     guest-csv)
         module CheckinCore
         harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore CSVReading PassFormat)) ;;
     request-edge)
         module CheckinWebhooks
-        module CheckinAPI
+        module WireAPI
         harness=(Fuzz/RequestEdgeFuzz.swift)
-        libs=($(objects CheckinAPI CheckinWebhooks BoundedNumbers KioskCrypto KioskCore KioskSystem SystemPackage CSystem \
-            PassFormat))
-        links=(-lcrypto) ;;
+        libs=($(objects WireAPI CheckinWebhooks BoundedNumbers Cryptography SystemCalls SystemPackage CSystem PassFormat \
+            Crypto CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims SwiftASN1)) ;;
     peer-message)
         # The NIO-free files of KioskPeers (the message and the announcement's reading) compiled into the harness.
         module KioskCore
         harness=(Fuzz/PeerMessageFuzz.swift Sources/KioskPeers/PeerMessage.swift Sources/KioskPeers/PeerError.swift
             Sources/KioskPeers/PeerAnnouncement+Datagram.swift)
-        libs=($(objects KioskCore BoundedNumbers PassFormat)) ;;
+        libs=($(objects KioskCore SignedRecords GrayImage BoundedNumbers PassFormat)) ;;
     png | jpeg | pgm)
-        module KioskImageIO
+        module ImageFiles
         local upper; upper=$(tr '[:lower:]' '[:upper:]' <<< "$target")
         harness=(Fuzz/ImageDecodeFuzz.swift "Fuzz/${upper}DecodeFuzz.swift")
         mkdir -p "$lib"
         if [[ ! -f $lib/FuzzOutcome.o || Fuzz/FuzzOutcome.c -nt $lib/FuzzOutcome.o ]]; then
             "$(dirname "$(command -v swiftc)")/clang" -O1 -c Fuzz/FuzzOutcome.c -o "$lib/FuzzOutcome.o"
         fi
-        libs=($(objects KioskImageIO KioskSystem SystemPackage CSystem KioskCore BoundedNumbers PassFormat) "$lib/FuzzOutcome.o")
+        libs=($(objects ImageFiles SystemCalls SystemPackage CSystem GrayImage) "$lib/FuzzOutcome.o")
         links=(-lpng16 -lturbojpeg) ;;
     *) echo "unknown target '$target'; the targets are: ${targets[*]}" >&2; exit 2 ;;
     esac

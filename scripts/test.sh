@@ -15,6 +15,8 @@ source scripts/postgres.sh
 stage "set-up"
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift Benchmarks/Package.swift Benchmarks/Sources
 stage "lint"
+# The module graph against docs/ARCHITECTURE.md's rules (no build: the manifest and the imports).
+python3 scripts/module-graph.py
 # No debug information: a from-scratch build (two copies of BoringSSL among the dependencies) is about 11% faster
 # on 2 cores, and a failure still names its test, file and line. TEST_DEBUG_INFO=dwarf for a debugger.
 # (The index store stays: SwiftPM finds the tests on Linux through it, and a build without one has no test list.)

@@ -54,7 +54,7 @@ public enum SecretSealingError: Error, Equatable, Sendable, CustomStringConverti
     case malformed(SecretContext)
     /// The key matches but the box does not open: its bytes or the row it sits in changed.
     case doesNotOpen(SecretContext)
-    /// The cryptography itself failed (OpenSSL's reason).
+    /// The cryptography itself failed (swift-crypto's reason).
     case crypto(String)
 
     public var description: String {

@@ -1,6 +1,5 @@
 import CheckinCore
 import Foundation
-import KioskCore
 import PassFormat
 import PostgresNIO
 

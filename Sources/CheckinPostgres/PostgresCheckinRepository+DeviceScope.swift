@@ -1,5 +1,4 @@
 import CheckinCore
-import KioskCore
 import PassFormat
 import PostgresNIO
 

@@ -1,6 +1,5 @@
 import CheckinCore
 import Foundation
-import KioskCore
 import Logging
 import PassFormat
 import PostgresNIO

@@ -1,6 +1,5 @@
 import CheckinCore
 import Foundation
-import KioskCore
 import PassFormat
 
 // Between the rows and the domain values.

@@ -1,7 +1,6 @@
 import CheckinCore
 import Foundation
 import GRDB
-import KioskCore
 import PassFormat
 
 /// A guest as roster pages and deltas read it: what a kiosk sees of the row, and its place in the change

@@ -1,7 +1,7 @@
 import CheckinCore
 import Foundation
 import GRDB
-import KioskSystem
+import SystemCalls
 
 /// What a backup holds, counted in the copy itself once it is written (what the operator reads back).
 public struct BackupSummary: Equatable, Sendable {

@@ -1,7 +1,6 @@
 import CheckinCore
 import Foundation
 import GRDB
-import KioskCore
 import PassFormat
 
 extension SQLiteCheckinRepository {

@@ -1,6 +1,5 @@
 import CheckinCore
 import GRDB
-import KioskCore
 import PassFormat
 
 extension SQLiteCheckinRepository {

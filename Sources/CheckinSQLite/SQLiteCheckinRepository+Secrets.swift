@@ -1,7 +1,6 @@
 import CheckinCore
 import Foundation
 import GRDB
-import KioskCore
 import PassFormat
 
 /// The secrets the database keeps sealed (`SecretSealing`): tenants' private signing keys, their guest-webhook

@@ -1,10 +1,9 @@
 import CheckinCore
 import Foundation
 import GRDB
-import KioskCore
-import KioskSystem
 import PassFormat
 import Synchronization
+import SystemCalls
 
 /// The check-in server's storage on SQLite, through GRDB: a `DatabasePool` (WAL: readers beside one writer)
 /// on a file, or a `DatabaseQueue` in memory for tests.

@@ -1,13 +1,13 @@
 import ArgumentParser
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import CheckinPostgres
 import CheckinSQLite
 import CheckinServer
 import Foundation
-import KioskCore
 import PassFormat
 import PostgresNIO
+import WireAPI
 
 /// Opens the database and runs an admin operation; its failures become one clear line and exit status 1.
 func withAdmin<T: Sendable>(_ options: DatabaseOption, _ body: (CheckinAdmin) async throws -> T) async throws -> T {

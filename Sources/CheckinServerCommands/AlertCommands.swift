@@ -1,7 +1,7 @@
 import ArgumentParser
+import CheckinAdmin
 import CheckinCore
 import CheckinServer
-import KioskCore
 import PassFormat
 
 struct OfflineAlertsCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CheckinAdmin
 import CheckinPostgres
 import CheckinSQLite
 import CheckinServer

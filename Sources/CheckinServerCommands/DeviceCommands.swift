@@ -1,9 +1,8 @@
 import ArgumentParser
-import CheckinAPI
 import CheckinServer
 import Foundation
-import KioskCore
 import PassFormat
+import WireAPI
 
 struct Devices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,8 @@
 import ArgumentParser
-import CheckinAPI
 import CheckinCore
 import Foundation
-import KioskCore
 import PassFormat
+import WireAPI
 
 /// `checkin-server double-entries --event N`: the guests admitted at two doors (or twice) while the doors were
 /// offline, the check-in that counts and the other admit, with the gap between them.

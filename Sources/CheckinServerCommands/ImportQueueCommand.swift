@@ -1,6 +1,6 @@
 import ArgumentParser
-import CheckinAPI
 import Foundation
+import WireAPI
 
 /// `checkin-server import-queue --file FILE`: a kiosk's queue export applied as its own upload would be.
 struct ImportQueue: AsyncParsableCommand {

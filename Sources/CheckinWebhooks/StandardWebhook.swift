@@ -1,6 +1,6 @@
 import BoundedNumbers
+import Cryptography
 import Foundation
-import KioskCrypto
 
 /// Standard Webhooks (v1): the signature is `v1,<base64 of HMAC-SHA256(id.timestamp.body)>`, keyed with the
 /// secret's bytes; the `webhook-signature` header may carry several, space-separated (the sender rotating

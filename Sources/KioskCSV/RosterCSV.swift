@@ -2,6 +2,7 @@ import CSVReading
 import Foundation
 import KioskCore
 import PassFormat
+import SignedRecords
 
 /// A roster file that cannot be loaded: the line and what is wrong with it.
 public typealias RosterImportError = CSVLineError

@@ -1,4 +1,4 @@
-import KioskSystem
+import SystemCalls
 import SystemPackage
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// Turns one captured buffer into a `GrayFrame` (rows packed, `stride == width`).

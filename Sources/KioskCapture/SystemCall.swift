@@ -1,6 +1,6 @@
-import KioskSystem
+import SystemCalls
 
-/// KioskCapture's door to KioskSystem's one syscall helper: the call's failure becomes a `CaptureError` naming the
+/// KioskCapture's door to SystemCalls's one syscall helper: the call's failure becomes a `CaptureError` naming the
 /// call (an ioctl's name, `open`, `mmap`, `poll`), what the kiosk was doing and the device.
 ///
 /// Calls `body` again while it fails with `EINTR`; returns nil when it fails with `EAGAIN` (non-blocking device:

@@ -1,4 +1,5 @@
 internal import CV4L2
+import GrayImage
 import KioskCore
 
 #if canImport(Glibc)

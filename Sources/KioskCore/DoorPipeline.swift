@@ -1,4 +1,6 @@
+import GrayImage
 import PassFormat
+import SignedRecords
 
 import struct Foundation.Date
 

@@ -1,4 +1,5 @@
 import PassFormat
+import SignedRecords
 
 import struct Foundation.Date
 

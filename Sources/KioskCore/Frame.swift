@@ -1,3 +1,5 @@
+import GrayImage
+
 import struct Foundation.Date
 
 /// One frame from the camera (or a replayed image) and when it was taken.

@@ -1,3 +1,5 @@
+import GrayImage
+
 /// A code found in a frame.
 public struct DecodedCode: Equatable, Sendable {
     /// The raw bytes the code holds.

@@ -1,3 +1,5 @@
+import GrayImage
+
 /// Tells whether the scene in front of the camera moves: the mean absolute grey-level change between
 /// this frame and the last, on a sparse grid (every `step`-th pixel of every `step`-th row). At 640x480 with
 /// step 8 that is 4,800 samples: a few microseconds.

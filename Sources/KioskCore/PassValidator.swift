@@ -1,13 +1,5 @@
 import PassFormat
 
-/// Checks signatures for the kiosk. Implemented over OpenSSL in `KioskCrypto`; the core only needs this.
-public protocol PassSignatureVerifier: Sendable {
-    /// Whether a public key with this id is trusted here.
-    func trustsKey(_ keyID: KeyID) -> Bool
-    /// Whether `signature` is a valid signature of `message` by the trusted key `keyID`.
-    func isValidSignature(_ signature: [UInt8], of message: [UInt8], keyID: KeyID) -> Bool
-}
-
 /// Why a pass is not valid at this door. The door shows one identical "not valid here" for all of
 /// them; the audit log records which.
 public enum PassRejection: Equatable, Sendable, CustomStringConvertible {

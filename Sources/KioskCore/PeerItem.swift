@@ -1,3 +1,5 @@
+import SignedRecords
+
 /// One door's fact as it travels between doors on the LAN (docs/SYNC.md, "Between doors"): a queue item (a
 /// check-in, or a revert of one) under the idempotency key it is uploaded with, (device, queue epoch, sequence).
 /// Items never change once made; a kiosk's set of items only grows, and merging two doors' sets is a union by key.

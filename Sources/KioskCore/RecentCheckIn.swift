@@ -1,3 +1,5 @@
+import SignedRecords
+
 /// One of the last check-ins made at this door, offered for undoing (a mistaken admit).
 public struct RecentCheckIn: Hashable, Sendable {
     public var guest: RosterGuest

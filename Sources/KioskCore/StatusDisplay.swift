@@ -1,3 +1,6 @@
+import GrayImage
+import SignedRecords
+
 /// The line of facts the door shows between guests.
 public struct DoorStatus: Equatable, Sendable {
     public var door: String

@@ -1,3 +1,5 @@
+import SignedRecords
+
 import struct Foundation.Date
 
 /// What the door shows for a scanned or typed pass. A value, not an error.

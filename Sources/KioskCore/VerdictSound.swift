@@ -1,3 +1,5 @@
+import GrayImage
+
 /// The tone a verdict sounds at the door, so staff hear it without looking: one for admitted, one for already
 /// checked in, one for every refusal. Staff actions (an undone check-in) and a guest waiting for Enter are silent.
 public enum VerdictSound: String, Equatable, Sendable, CaseIterable {

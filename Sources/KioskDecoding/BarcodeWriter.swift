@@ -1,4 +1,5 @@
 internal import CZXing
+import GrayImage
 import KioskCore
 
 /// Draws the other barcodes a door camera sees beside a pass (a product's EAN-13, a Data Matrix label, a PDF417

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// A code on a curved surface (a can, a bottle, a pass bent in a hand): three finder patterns place its top and

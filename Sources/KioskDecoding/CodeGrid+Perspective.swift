@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// Perspective from the finder patterns themselves: a code seen aslant has bigger modules at its near finder

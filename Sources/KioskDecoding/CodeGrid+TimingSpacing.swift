@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// A code bent one way (a sticker round a can, a card bowed in a hand): its columns crowd together towards one side

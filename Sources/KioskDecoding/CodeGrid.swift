@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// A QR code's grid of modules laid on the frame from three of its finder patterns (and its alignment pattern,

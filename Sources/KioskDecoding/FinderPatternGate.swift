@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// A cheap look for QR finder patterns (the three nested squares: dark, light, dark, light, dark in widths

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 extension ImagePreprocessing {

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// Pure-Swift image operations the decoder's passes apply before zbar. Written as tight loops over

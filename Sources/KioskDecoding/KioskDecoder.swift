@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// The kiosk's QR decoder: a cascade of engines (zbar, zxing-cpp) on preprocessed versions of the frame, in

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// The timing patterns of a QR code: the rows of alternating dark and light modules, one module wide, that join

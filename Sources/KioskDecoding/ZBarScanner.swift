@@ -1,4 +1,5 @@
 internal import CZBar
+import GrayImage
 import KioskCore
 
 /// zbar's image scanner set up for QR codes only, returning payloads as raw bytes.

@@ -1,4 +1,5 @@
 internal import CZXing
+import GrayImage
 import KioskCore
 
 /// zxing-cpp's QR reader (Debian's libzxing-dev, through the `CZXing` C++ shim), returning payloads as raw bytes.

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// Scales grey camera frames into a rectangle of a canvas, nearest neighbour, straight into the device

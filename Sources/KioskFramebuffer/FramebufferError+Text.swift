@@ -1,5 +1,5 @@
 internal import CFreeType
-import KioskSystem
+import SystemCalls
 import SystemPackage
 
 extension FramebufferError {

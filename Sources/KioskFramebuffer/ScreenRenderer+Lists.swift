@@ -1,4 +1,5 @@
 import KioskCore
+import SignedRecords
 
 extension ScreenRenderer {
     /// Manual entry: what staff typed in a box, the roster matches numbered from 1, and the message.

@@ -1,4 +1,5 @@
 import KioskCore
+import SignedRecords
 
 extension ScreenRenderer {
     /// The verdict: a field in the verdict's colour; headline, the guest's name and party size in large

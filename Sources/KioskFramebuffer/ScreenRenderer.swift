@@ -1,6 +1,7 @@
 import Foundation
+import GrayImage
+import ImageFiles
 import KioskCore
-import KioskImageIO
 
 /// Lays out and draws the door's screens (`DoorScreen`) on a `Canvas` of any size and pixel layout,
 /// with FreeType text: the same pictures on the framebuffer, in PNG files and in tests.

@@ -1,6 +1,6 @@
-import KioskSystem
+import SystemCalls
 
-/// KioskFramebuffer's door to KioskSystem's one syscall helper: retries `EINTR`; a result of -1 becomes a
+/// KioskFramebuffer's door to SystemCalls's one syscall helper: retries `EINTR`; a result of -1 becomes a
 /// `FramebufferError` naming `call` and `path`.
 func syscall<T: FixedWidthInteger>(
     _ call: String,

@@ -1,5 +1,5 @@
 import Foundation
-import KioskSystem
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

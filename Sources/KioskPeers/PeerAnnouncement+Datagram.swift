@@ -1,6 +1,7 @@
 import BoundedNumbers
 import Foundation
 import KioskCore
+import PassFormat
 
 extension PeerAnnouncement {
     /// A datagram read and checked but for its signature by the door's peer key (`init(datagram:...)` checks that

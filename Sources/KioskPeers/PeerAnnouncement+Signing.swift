@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KioskCore
+import PassFormat
 
 extension PeerAnnouncement {
     /// The datagram: body length, body, signature of the body with the door's peer key.

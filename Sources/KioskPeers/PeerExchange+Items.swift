@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import PassFormat
+import SignedRecords
 
 /// The doors' items on the links (docs/SYNC.md, "Between doors" and "Passed on through a door"): this door's own,
 /// signed with its peer key as they are sent, and the other doors' it holds, passed on with their authors'

@@ -7,6 +7,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import PassFormat
+import SignedRecords
 
 /// The doors' exchange of items, as one door runs it: the links to its peers, what each new item reaches, and the
 /// kiosk's database (its own connection) where the items are kept and applied. Everything that changes state goes

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import KioskCore
 import NIOSSL
+import PassFormat
+import SignedRecords
 import SwiftASN1
 import X509
 

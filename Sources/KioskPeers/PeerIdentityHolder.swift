@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import NIOConcurrencyHelpers
 import NIOSSL
+import SignedRecords
 
 /// This door's current identity and the TLS contexts made from it, swapped when the server rotates the credential;
 /// each new link takes the current one.

@@ -1,6 +1,7 @@
 import BoundedNumbers
 import Foundation
 import KioskCore
+import SignedRecords
 
 /// What two linked doors say to each other, one JSON message per length-prefixed frame.
 enum PeerMessage: Codable, Equatable, Sendable {

@@ -5,6 +5,7 @@ import NIOCore
 import NIOExtras
 import NIOPosix
 import NIOSSL
+import PassFormat
 
 /// The sockets of the LAN between doors: the TLS listener for links, the dialer, and the multicast group.
 struct PeerNetwork: Sendable {

@@ -1,5 +1,6 @@
 import KioskCore
 import NIOConcurrencyHelpers
+import SignedRecords
 
 /// The devices the server revoked, as this door knows them (from its heartbeats, or passed on by a peer, each
 /// signed by the server): read by the TLS checks and the discovery on the event loops, kept up to date by the

@@ -1,4 +1,5 @@
 import Foundation
+import GrayImage
 import KioskCore
 import Synchronization
 

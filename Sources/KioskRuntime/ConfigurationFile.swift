@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskSystem
+import SystemCalls
 
 /// Reads `kiosk.conf` from disk.
 public enum ConfigurationFile {

@@ -1,6 +1,6 @@
+import Cryptography
 import Foundation
 import KioskCore
-import KioskCrypto
 import KioskDecoding
 import KioskStore
 

@@ -1,6 +1,7 @@
+import GrayImage
+import ImageFiles
 import KioskCore
 import KioskDecoding
-import KioskImageIO
 
 /// `kioskctl decode FILE...`: the kiosk's own decoder on image files, printed as zbarimg prints.
 public enum FileDecoding {

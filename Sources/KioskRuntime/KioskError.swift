@@ -1,6 +1,6 @@
+import Cryptography
+import ImageFiles
 import KioskCore
-import KioskCrypto
-import KioskImageIO
 import KioskStore
 
 /// Why the kiosk cannot start or go on, said so an operator knows what to fix.

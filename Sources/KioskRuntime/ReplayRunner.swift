@@ -1,6 +1,6 @@
 import Foundation
+import ImageFiles
 import KioskCore
-import KioskImageIO
 import Logging
 
 /// `kiosk --replay DIR`: feeds a folder of images through the whole door as frames on a virtual clock and

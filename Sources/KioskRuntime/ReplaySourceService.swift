@@ -1,6 +1,6 @@
 import Foundation
+import ImageFiles
 import KioskCore
-import KioskImageIO
 import Logging
 import ServiceLifecycle
 

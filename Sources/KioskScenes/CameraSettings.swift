@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// The door camera between the scene and the frame: lens, motion during the exposure, exposure and gain,

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// Synthetic door-camera frames for golden images and robustness tests: a clean QR code put into a realistic

@@ -1,7 +1,8 @@
+import Cryptography
 import Foundation
 import KioskCore
-import KioskCrypto
 import PassFormat
+import SignedRecords
 
 /// A made-up event for tests and the demo: its keys, its roster and the passes of its guests.
 public struct FixtureEvent: Sendable {

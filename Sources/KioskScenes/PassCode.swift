@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// The clean QR code a scene shows, measured once: where its dark modules are and how big a module is.

@@ -1,3 +1,4 @@
+import GrayImage
 import KioskCore
 
 /// A grey picture with floating-point samples, the working surface of the scene renderer.

@@ -1,10 +1,12 @@
+import Cryptography
 import Foundation
+import GrayImage
+import ImageFiles
 import KioskCore
-import KioskCrypto
 import KioskDecoding
-import KioskImageIO
-import KioskQRCode
 import PassFormat
+import QREncoding
+import SignedRecords
 
 struct GeneratorError: Error, CustomStringConvertible {
     var message: String

@@ -1,7 +1,7 @@
+import Cryptography
 import Foundation
 internal import GRDB
 internal import GRDBSQLite
-import KioskCrypto
 
 extension AtRest {
     /// Encrypts a plain database (from a kiosk before encryption) in place, losing nothing, queue included

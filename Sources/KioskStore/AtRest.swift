@@ -1,7 +1,7 @@
+import Cryptography
 import Foundation
 internal import GRDB
 internal import GRDBSQLite
-import KioskCrypto
 
 /// What a database file is, checked before SQLite opens it, and the one-time encryption of a plain one.
 enum AtRest {

@@ -1,6 +1,6 @@
+import Cryptography
 internal import GRDBSQLite
 import Glibc
-import KioskCrypto
 import Synchronization
 
 /// Which database the pages of a database file and its WAL belong to: their page format and, in format 2, the

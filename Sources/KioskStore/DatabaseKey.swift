@@ -1,4 +1,4 @@
-import KioskCrypto
+import Cryptography
 
 /// The 32 random bytes the kiosk database is encrypted under (AES-256-GCM per page, `EncryptingVFS`). At a door
 /// it comes from a systemd credential (`LoadCredentialEncrypted=`, sealed to the TPM2 where there is one); on a

@@ -1,5 +1,5 @@
+import Cryptography
 internal import GRDBSQLite
-import KioskCrypto
 
 /// One open database file or WAL under the encrypting VFS: the real (unix) file it wraps, the cipher, the
 /// database's identity (page format and id, shared with the connection's other file) and scratch memory. SQLite
@@ -102,7 +102,7 @@ final class EncryptedFile {
     }
 
     /// Seals `page` in place for the place in `binding`, in the database's format. False when it cannot be
-    /// sealed: a page 1 without room for the cipher's tail (its last bytes would be overwritten), or an OpenSSL
+    /// sealed: a page 1 without room for the cipher's tail (its last bytes would be overwritten), or a cipher
     /// failure.
     func seal(_ page: UnsafeMutableRawBufferPointer) -> Bool {
         identity.prepareForSealing()

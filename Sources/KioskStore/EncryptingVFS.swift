@@ -1,6 +1,6 @@
+import Cryptography
 internal import GRDBSQLite
 import Glibc
-import KioskCrypto
 import Synchronization
 
 /// An SQLite VFS over the default (unix) one that keeps the kiosk database and its WAL encrypted at rest, a page

@@ -1,6 +1,7 @@
 internal import GRDBSQLite
 import KioskCore
 import PassFormat
+import SignedRecords
 
 import struct Foundation.Date
 

@@ -1,4 +1,5 @@
 import KioskCore
+import SignedRecords
 
 /// A page of the server's roster with what the store derives from each row before writing it: the folded
 /// name and e-mail. Built outside the store's writer, so the downloader prepares the next

@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+import SignedRecords
 
 /// What the kiosk already holds of a roster page's guests: each roster row's server version, an item still in
 /// the sync queue, a tombstone, a check-in. Read with one query per table (per 500 guests) where a probe per

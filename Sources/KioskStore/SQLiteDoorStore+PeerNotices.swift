@@ -1,6 +1,7 @@
 internal import GRDB
 import KioskCore
 import PassFormat
+import SignedRecords
 
 import struct Foundation.Data
 import struct Foundation.Date

@@ -2,6 +2,7 @@ internal import GRDB
 import KioskCSV
 import KioskCore
 import PassFormat
+import SignedRecords
 
 import struct Foundation.Date
 

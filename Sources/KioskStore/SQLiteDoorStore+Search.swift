@@ -1,6 +1,7 @@
 internal import GRDB
 import KioskCore
 import PassFormat
+import SignedRecords
 
 extension SQLiteDoorStore {
     /// Guests of the event whose code starts with `codePrefix` (upper case, no dashes), by code, at most

@@ -1,5 +1,5 @@
-import CheckinAPI
 import KioskCore
+import WireAPI
 
 extension CheckInItem {
     /// The wire item of a queued check-in or revert: keyed by device, queue epoch and the queue's sequence

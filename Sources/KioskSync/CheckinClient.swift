@@ -1,8 +1,8 @@
 import AsyncHTTPClient
-import CheckinAPI
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import WireAPI
 
 import struct Foundation.CharacterSet
 import struct Foundation.Data

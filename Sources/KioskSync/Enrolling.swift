@@ -1,8 +1,8 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
+import WireAPI
 
 /// `kioskctl enroll`: redeems a one-time code at the server and keeps the device's token in the kiosk's
 /// database (not in kiosk.conf).

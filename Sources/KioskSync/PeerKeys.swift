@@ -1,9 +1,10 @@
 import BoundedNumbers
-import CheckinAPI
 import Crypto
 import Foundation
 import KioskCore
 import PassFormat
+import SignedRecords
+import WireAPI
 
 /// This kiosk's peer key pair for the LAN between doors (docs/SYNC.md, "Between doors"): made here once (P-256),
 /// kept in the kiosk's encrypted database; the public half goes to the server at enrolment and with every

@@ -1,6 +1,6 @@
-import CheckinAPI
 import Foundation
 import KioskCore
+import WireAPI
 
 /// `kioskctl queue export`: what this kiosk has not yet had acknowledged, as it would upload it, for a box that
 /// cannot reach the server (dead uplink at the end of the night, a broken screen, a box that is failing).

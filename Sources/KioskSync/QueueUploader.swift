@@ -1,7 +1,7 @@
-import CheckinAPI
 import KioskCore
 import KioskStore
 import PassFormat
+import WireAPI
 
 import struct Foundation.Date
 

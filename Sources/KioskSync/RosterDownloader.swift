@@ -1,7 +1,8 @@
-import CheckinAPI
 import KioskCore
 import KioskStore
 import PassFormat
+import SignedRecords
+import WireAPI
 
 import struct Foundation.Data
 

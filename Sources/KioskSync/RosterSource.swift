@@ -1,4 +1,4 @@
-import CheckinAPI
+import WireAPI
 
 /// Where roster pages come from: the check-in server's client (tests wrap it to cut a download part-way).
 public protocol RosterSource: Sendable {

@@ -1,7 +1,7 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
+import WireAPI
 
 /// `kioskctl sync` and `kioskctl roster refresh`: one exchange with the server, with the enrolment kept in the
 /// database.

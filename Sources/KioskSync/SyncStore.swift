@@ -1,6 +1,7 @@
 import KioskCore
 import KioskStore
 import PassFormat
+import SignedRecords
 
 import struct Foundation.Date
 

@@ -1,8 +1,8 @@
-import CheckinAPI
 import KioskCore
 import KioskStore
 import Logging
 import ServiceLifecycle
+import WireAPI
 
 /// The kiosk's sync worker, a service of the kiosk's service group. Every round: the heartbeat (with each
 /// upload and every 60 s), the queue in batches of 50, then the roster (the first download until complete,

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Cryptography
 import Foundation
 import KioskCore
-import KioskCrypto
 import KioskScenes
 import KioskStore
 import PassFormat

@@ -1,10 +1,10 @@
 import ArgumentParser
+import Cryptography
 import Foundation
+import ImageFiles
 import KioskCore
-import KioskCrypto
-import KioskImageIO
-import KioskQRCode
 import PassFormat
+import QREncoding
 
 struct Issue: ParsableCommand {
     static let configuration = CommandConfiguration(

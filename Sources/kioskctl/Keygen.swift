@@ -1,7 +1,7 @@
 import ArgumentParser
+import Cryptography
 import Foundation
 import KioskCore
-import KioskCrypto
 
 struct Keygen: ParsableCommand {
     static let configuration = CommandConfiguration(

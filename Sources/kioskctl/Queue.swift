@@ -1,10 +1,10 @@
 import ArgumentParser
-import CheckinAPI
 import Foundation
 import KioskRuntime
 import KioskStore
 import KioskSync
-import KioskSystem
+import SystemCalls
+import WireAPI
 
 struct Queue: ParsableCommand {
     static let configuration = CommandConfiguration(

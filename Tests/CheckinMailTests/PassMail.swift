@@ -1,7 +1,7 @@
 import CheckinMail
 import Foundation
-import KioskImageIO
-import KioskQRCode
+import ImageFiles
+import QREncoding
 
 /// A pass e-mail as the issuance workflow will make it: the event's name, the guest's party size and the date
 /// in the HTML, the QR code inline (a PNG from the project's own renderer), the pass URL in the text.

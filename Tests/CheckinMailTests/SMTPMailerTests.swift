@@ -2,8 +2,8 @@ import CheckinMail
 import DedicatedThreads
 import Foundation
 import Glibc
+import ImageFiles
 import KioskDecoding
-import KioskImageIO
 import TestSupport
 import Testing
 
@@ -69,7 +69,7 @@ import Testing
         let relay = try await TestSMTPRelay.start()
         try await Self.plainRelay(relay).send(try PassMail.make())
         let image = try #require(try relay.received().first?.images.first)
-        // The project's own reader: libpng through KioskImageIO, zbar through the kiosk's decoder.
+        // The project's own reader: libpng through ImageFiles, zbar through the kiosk's decoder.
         let frame = try ImageFile.decode(data: image.data, name: image.file)
         #expect(KioskDecoder().decode(frame).map(\.payload) == [Array(PassMail.passURL.utf8)])
     }

@@ -1,6 +1,6 @@
-import CheckinAPI
 import Foundation
 import Testing
+import WireAPI
 
 @Suite("API times: RFC 3339 with milliseconds")
 struct APITimeTests {

@@ -6,6 +6,7 @@ import KioskCore
 import PostgresTestSupport
 import Testing
 
+@testable import CheckinAdmin
 @testable import CheckinSQLite
 
 /// A batch applied in one call (`apply(_:event:device:receivedAt:)`): per-item answers in scan order, and on

@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import DedicatedThreads
@@ -7,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+import WireAPI
 
 /// Body limits per route over real sockets: an unauthenticated route refuses a body announced too large with 413
 /// before reading it, and a chunked one as soon as it passes the limit; either way the server closes the

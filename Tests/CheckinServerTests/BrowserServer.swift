@@ -10,6 +10,8 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import CheckinAdmin
+
 /// `buildApplication` over HTTPS (a certificate made on the spot with openssl) on a loopback port the system
 /// chose, in this process, on SQLite, with a clock the test moves: what the browser tests drive.
 final class BrowserServer: Sendable {

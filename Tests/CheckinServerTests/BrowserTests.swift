@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -8,6 +7,7 @@ import KioskCore
 import PassFormat
 import TestSupport
 import Testing
+import WireAPI
 
 /// The organizer's pages in a real headless Chromium (Debian's `chromium`, scripts/install-chromium.sh),
 /// against the server over HTTPS: sign in, the sync monitor's rows and pills on an injected clock, its live

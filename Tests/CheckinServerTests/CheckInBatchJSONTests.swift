@@ -1,7 +1,7 @@
-import CheckinAPI
 import CheckinCore
 import Foundation
 import Testing
+import WireAPI
 
 /// The server reads uploads without JSONDecoder, writes their answers without JSONEncoder and stores each
 /// item's answer without JSONEncoder: each must agree with what the coders read and write.

@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -7,6 +6,7 @@ import HummingbirdTesting
 import KioskCore
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// The event dashboard in process, on every repository: counts against expected, the server-drawn chart, the
 /// last check-ins newest first, and an arrival alert highlighted.

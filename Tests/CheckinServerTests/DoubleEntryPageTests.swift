@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -7,6 +6,7 @@ import HummingbirdTesting
 import KioskCore
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// The double-entry report on the organizer's pages: the dashboard counts it and links to it; the report lists
 /// guest, both doors, both times and the gap; another tenant's report is the same 404 as a missing event.

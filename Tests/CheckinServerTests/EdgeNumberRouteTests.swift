@@ -1,10 +1,10 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import WireAPI
 
 /// Numbers at the edges of their types from an enrolled device, on every store, in process: a trap would end
 /// the test process. Before, a PostgreSQL cursor of `x1:<Int64.max>:<Int64.max>` trapped (`xid + 1`), on the

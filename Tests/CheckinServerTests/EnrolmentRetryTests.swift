@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -7,6 +6,7 @@ import HummingbirdTesting
 import KioskCore
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// A redeem whose answer was lost: the kiosk asks again with the same code and its nonce, and gets the same
 /// device with a fresh token (the older one stops); any other nonce still finds the code spent.

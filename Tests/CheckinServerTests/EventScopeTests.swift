@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -7,6 +6,7 @@ import HummingbirdTesting
 import KioskCore
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// A device token reaches only the event it was enrolled for; the scans it uploads are corrected by a bounded
 /// clock offset.

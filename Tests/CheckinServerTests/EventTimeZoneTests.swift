@@ -1,10 +1,12 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import WireAPI
+
+@testable import CheckinAdmin
 
 /// Each event has its venue's IANA time zone, and its pages show every time in it: an organizer in Berlin watching
 /// a door in New York reads the door's clock, named.

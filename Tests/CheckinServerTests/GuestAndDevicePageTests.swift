@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinMail
 import CheckinServer
@@ -8,6 +7,7 @@ import HummingbirdTesting
 import KioskCore
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// The guest list and the device list in process, on every repository: search, walk-in, cancel, CSV import
 /// all or nothing; an enrolment code shown once with its QR; revoke; every form refused without its token.

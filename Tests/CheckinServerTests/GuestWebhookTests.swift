@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import CheckinWebhooks
@@ -9,6 +8,7 @@ import KioskCore
 import PassFormat
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// Guests from the organizer's own system, by Standard Webhooks, through the real router on each store.
 @Suite(.dropsTestDatabases)

@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -7,6 +6,9 @@ import HummingbirdTesting
 import KioskCore
 import PassFormat
 import Testing
+import WireAPI
+
+@testable import CheckinAdmin
 
 /// A server on a repository with a manual clock, and the API's coding for requests and answers.
 struct Harness {

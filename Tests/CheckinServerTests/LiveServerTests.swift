@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import DedicatedThreads
@@ -7,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+import WireAPI
 
 /// Once over a real socket: enrol, download, upload, heartbeat against SQLite on a file.
 @Suite("Live server")

@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -7,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import PassFormat
 import Testing
+import WireAPI
 
 /// `GET /metrics`: Prometheus text for a scraper with the metrics token, nothing for anyone else, and no route at
 /// all on a server without a token.

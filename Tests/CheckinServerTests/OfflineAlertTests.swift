@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinMail
 import CheckinServer
@@ -11,6 +10,9 @@ import Logging
 import PostgresTestSupport
 import TestSupport
 import Testing
+import WireAPI
+
+@testable import CheckinAdmin
 
 /// The organizer's offline alerts end to end: set on the devices page, a kiosk silent for 30 minutes during the
 /// event alerted once per silence by e-mail (a real SMTP relay) and by a signed webhook (a real HTTP receiver),

@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import CheckinWebhooks
@@ -9,6 +8,7 @@ import KioskCore
 import PassFormat
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// The API and docs/api/openapi.yaml cannot drift: every documented operation is called on the real router with
 /// real requests, each request body is checked against its documented schema, each answer's status must be

@@ -1,19 +1,21 @@
-import CheckinAPI
 import CheckinCore
 import CheckinMail
 import CheckinServer
+import Cryptography
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ImageFiles
 import KioskCore
-import KioskCrypto
 import KioskDecoding
-import KioskImageIO
 import Logging
 import PassFormat
 import PostgresTestSupport
 import TestSupport
 import Testing
+import WireAPI
+
+@testable import CheckinAdmin
 
 /// The pass workflow on each store, its steps run by a worker on a manual clock: sign, render, store, then
 /// the email (here with no relay configured, so it waits and says why; the SMTP tests send for real).

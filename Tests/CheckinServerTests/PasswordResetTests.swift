@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinMail
 import CheckinServer
@@ -9,6 +8,7 @@ import PassFormat
 import PostgresTestSupport
 import TestSupport
 import Testing
+import WireAPI
 
 /// A forgotten password, through a real SMTP relay: the link reaches the organizer's inbox and nobody else's, the
 /// page answers a stranger exactly as it answers the organizer, the link works once and for 30 minutes, and

@@ -1,15 +1,18 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Crypto
+import Cryptography
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
-import KioskCrypto
 import PassFormat
 import PostgresTestSupport
+import SignedRecords
 import Testing
+import WireAPI
+
+@testable import CheckinAdmin
 
 /// Issue 23: a kiosk that sends its peer key at enrolment and with each heartbeat gets a peer credential per
 /// event, signed with the tenant's newest pass-signing key (which kiosks trust through `trusted_key`), for its

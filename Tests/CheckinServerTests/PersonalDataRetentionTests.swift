@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinSQLite
 import CheckinServer
@@ -8,6 +7,7 @@ import PassFormat
 import PostgresTestSupport
 import TestSupport
 import Testing
+import WireAPI
 
 /// An event's personal data is purged `PersonalDataRetention.days` after it ends, by the server's own worker on
 /// its clock; guest ids, check-ins, counts and the audit stay.

@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinPostgres
 import Foundation
@@ -8,6 +7,7 @@ import PostgresTestSupport
 import Synchronization
 import TestSupport
 import Testing
+import WireAPI
 
 /// The PostgreSQL backup docs/BACKUPS.md documents: `pg_dump --format=custom` while check-ins arrive, `pg_restore` into
 /// an empty database, and the server's repository on it finds every check-in acknowledged before the dump began.

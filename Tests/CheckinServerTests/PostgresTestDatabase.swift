@@ -8,6 +8,8 @@ import PostgresTestSupport
 import TestSupport
 import Testing
 
+@testable import CheckinAdmin
+
 /// A fresh database on the test server (scripts/postgres.sh), one per test, so tests never see each other's rows:
 /// migrated (a copy of the migrated template) or empty (for the tests of migration itself). A suite marked
 /// `.dropsTestDatabases` drops it, and stops its clients, when each test ends.

@@ -2,10 +2,12 @@ import CheckinCore
 import CheckinSQLite
 import CheckinServer
 import Foundation
-import KioskSystem
 import PostgresTestSupport
+import SystemCalls
 import TestSupport
 import Testing
+
+@testable import CheckinAdmin
 
 /// The server's files at rest are its own user's only: 0600 files, 0700 folders, whatever the umask.
 @Suite("Server files at rest", .dropsTestDatabases)

@@ -5,6 +5,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import CheckinAdmin
+
 /// Makes an empty repository. The repository and route tests take one as their argument, so the same test
 /// bodies run on every implementation: SQLite in memory and on a file, and PostgreSQL (a fresh database of
 /// the server that scripts/postgres.sh starts).

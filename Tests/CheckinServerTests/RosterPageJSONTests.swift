@@ -1,6 +1,6 @@
-import CheckinAPI
 import Foundation
 import Testing
+import WireAPI
 
 /// The server writes roster pages without JSONEncoder and the kiosk reads them without JSONDecoder; both
 /// must agree with `APICoding`, byte for byte and value for value, so old kiosks and other clients see the

@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -8,6 +7,9 @@ import KioskCore
 import PassFormat
 import PostgresTestSupport
 import Testing
+import WireAPI
+
+@testable import CheckinAdmin
 
 /// The API in process (`app.test(.router)`), on every repository implementation.
 @Suite("API routes", .dropsTestDatabases)
@@ -227,7 +229,7 @@ struct RouteTests {
             #expect(third.outcomes[0].outcome == .superseded)
             #expect(
                 third.outcomes[0].checkIn
-                    == CheckinAPI.CheckInSummary(
+                    == WireAPI.CheckInSummary(
                         door: "North", at: t.addingTimeInterval(60), arrived: 1, deviceId: north.id, sequence: 1))
             let checkIns = try await h.repository.checkIns(event: event.id)
             #expect(checkIns.count == 1)

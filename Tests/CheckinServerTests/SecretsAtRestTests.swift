@@ -1,14 +1,15 @@
 import CheckinCore
 import CheckinServer
+import Cryptography
 import Foundation
 import GRDB
 import KioskCore
-import KioskCrypto
 import PassFormat
 import PostgresNIO
 import PostgresTestSupport
 import Testing
 
+@testable import CheckinAdmin
 @testable import CheckinPostgres
 @testable import CheckinSQLite
 

@@ -1,9 +1,11 @@
-import CheckinAPI
 import CheckinServer
 import Foundation
 import PostgresTestSupport
 import TestSupport
 import Testing
+import WireAPI
+
+@testable import CheckinAdmin
 
 /// `checkin-server serve` as a real process speaking HTTPS with a certificate from a CA made on the spot;
 /// curl verifies it against that CA, as the kiosk will.

@@ -8,6 +8,8 @@ import PostgresTestSupport
 import TestSupport
 import Testing
 
+@testable import CheckinAdmin
+
 /// The sign-in throttle in the database: counted before bcrypt, atomically (parallel guesses do not slip past
 /// it), shared by every server on the database, keyed by the client (a trusted proxy's X-Forwarded-For), a
 /// bounded queue for the password checks, and clipped, rate-limited audit rows for unauthenticated requests.

@@ -1,10 +1,10 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import WireAPI
 
 /// Requests anyone may send, refused, write a few audit rows a minute, not one each: 200 unsigned webhooks made
 /// 200 `webhook_refused` rows, and a revoked token a row per request.

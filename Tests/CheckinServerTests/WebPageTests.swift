@@ -1,4 +1,3 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
@@ -7,6 +6,7 @@ import HummingbirdTesting
 import KioskCore
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 /// The organizer's pages in process (`app.test(.router)`), on every repository: sign-in with CSRF, the sync
 /// monitor's pills and empty state on an injected clock, and another tenant's event answering like nothing.

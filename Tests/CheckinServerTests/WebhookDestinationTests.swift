@@ -7,6 +7,8 @@ import Logging
 import TestSupport
 import Testing
 
+@testable import CheckinAdmin
+
 /// Offline-alert webhooks cannot point inside the network: refused when saved and again when sent (against the
 /// address looked up then, which is the one connected to); errors say "refused" or fail generically, never
 /// what a port answered; deliveries go out several at once, so a dead receiver holds up no other tenant.

@@ -1,4 +1,5 @@
 import PassFormat
+import SignedRecords
 import Testing
 
 import struct Foundation.Date

@@ -1,6 +1,7 @@
 import Foundation
+import GrayImage
 import KioskCore
-import KioskQRCode
+import QREncoding
 import Testing
 
 @testable import KioskDecoding

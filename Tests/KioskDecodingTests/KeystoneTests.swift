@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskQRCode
+import QREncoding
 import Testing
 
 @testable import KioskDecoding

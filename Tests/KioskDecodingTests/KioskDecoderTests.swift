@@ -1,7 +1,8 @@
 import Foundation
+import GrayImage
+import ImageFiles
 import KioskCore
-import KioskImageIO
-import KioskQRCode
+import QREncoding
 import Testing
 
 @testable import KioskDecoding

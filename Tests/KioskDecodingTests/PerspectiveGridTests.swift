@@ -1,5 +1,6 @@
+import GrayImage
 import KioskCore
-import KioskQRCode
+import QREncoding
 import Testing
 
 @testable import KioskDecoding

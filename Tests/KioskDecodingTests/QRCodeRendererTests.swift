@@ -1,6 +1,6 @@
 import KioskCore
 import KioskDecoding
-import KioskQRCode
+import QREncoding
 import Testing
 
 @Suite struct QRCodeRendererTests {

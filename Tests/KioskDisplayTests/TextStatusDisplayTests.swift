@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import KioskDisplay
 import PassFormat
+import SignedRecords
 import Testing
 
 /// The text display shows the same colours and words as the framebuffer: both come from the core.

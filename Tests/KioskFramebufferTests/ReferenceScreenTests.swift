@@ -1,7 +1,7 @@
 import Foundation
+import ImageFiles
 import KioskCore
 import KioskFramebuffer
-import KioskImageIO
 import Testing
 
 /// Each screen at 1280x800 against its reference picture in `ReferenceScreens/`. Set

@@ -1,7 +1,9 @@
 import Foundation
+import GrayImage
 import KioskCore
 import KioskFramebuffer
 import PassFormat
+import SignedRecords
 
 /// The screens the tests draw, with fixed guests, times and statuses.
 enum ScreenFixtures {

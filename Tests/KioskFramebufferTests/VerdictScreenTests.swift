@@ -1,7 +1,7 @@
 import Foundation
+import ImageFiles
 import KioskCore
 import KioskFramebuffer
-import KioskImageIO
 import Testing
 
 @Suite struct VerdictScreenTests {

@@ -7,6 +7,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PassFormat
+import SignedRecords
 import TestSupport
 import Testing
 

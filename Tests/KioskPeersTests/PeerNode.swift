@@ -1,8 +1,8 @@
 import Crypto
+import Cryptography
 import DedicatedThreads
 import Foundation
 import KioskCore
-import KioskCrypto
 import KioskStore
 import Logging
 import NIOConcurrencyHelpers
@@ -10,6 +10,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PassFormat
+import SignedRecords
 import TestSupport
 
 @testable import KioskPeers

@@ -5,6 +5,7 @@ import KioskCore
 import KioskStore
 import NIOCore
 import PassFormat
+import SignedRecords
 import TestSupport
 import Testing
 

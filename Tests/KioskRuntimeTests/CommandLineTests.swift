@@ -1,6 +1,7 @@
 import Foundation
+import GrayImage
+import ImageFiles
 import KioskCore
-import KioskImageIO
 import KioskScenes
 import Testing
 

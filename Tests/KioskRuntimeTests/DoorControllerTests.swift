@@ -3,6 +3,7 @@ import KioskCore
 import KioskRuntime
 import KioskScenes
 import PassFormat
+import SignedRecords
 import Testing
 
 /// Manual entry and confirm mode, driven by keys through the real pipeline and store.

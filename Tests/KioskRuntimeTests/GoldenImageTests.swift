@@ -1,7 +1,7 @@
 import Foundation
+import ImageFiles
 import KioskCore
 import KioskDecoding
-import KioskImageIO
 import KioskRuntime
 import KioskScenes
 import Logging

@@ -3,6 +3,7 @@ import KioskCore
 import KioskDisplay
 import KioskRuntime
 import PassFormat
+import SignedRecords
 import Testing
 
 /// The door's gates that come from the server: an incomplete first roster download and a kiosk too old for

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KioskCore
 import PassFormat
+import SignedRecords
 import Testing
 
 @testable import KioskStore

@@ -1,6 +1,6 @@
+import Cryptography
 import Foundation
 import GRDBSQLite
-import KioskCrypto
 import Testing
 
 @testable import KioskStore

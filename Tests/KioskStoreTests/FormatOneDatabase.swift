@@ -1,7 +1,7 @@
+import Cryptography
 import Foundation
 import GRDB
 import GRDBSQLite
-import KioskCrypto
 
 @testable import KioskStore
 

@@ -1,5 +1,6 @@
 import GRDB
 import KioskCore
+import SignedRecords
 
 @testable import KioskStore
 

@@ -1,8 +1,9 @@
+import Cryptography
 import Foundation
 import GRDB
 import KioskCore
-import KioskCrypto
 import PassFormat
+import SignedRecords
 import Testing
 
 @testable import KioskStore

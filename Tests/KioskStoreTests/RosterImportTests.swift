@@ -1,5 +1,6 @@
 import CSVReading
 import KioskCore
+import SignedRecords
 import Testing
 
 @testable import KioskCSV

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import PassFormat
+import SignedRecords
 import Testing
 
 @testable import KioskStore

@@ -1,8 +1,8 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import TestSupport
 import Testing
+import WireAPI
 
 @testable import CheckinServerCommands
 

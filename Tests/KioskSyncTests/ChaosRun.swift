@@ -1,9 +1,9 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
 import TestSupport
+import WireAPI
 
 #if canImport(Glibc)
     import Glibc

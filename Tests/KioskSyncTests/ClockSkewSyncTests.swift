@@ -1,4 +1,3 @@
-import CheckinAPI
 import DedicatedThreads
 import Foundation
 import KioskCore
@@ -6,6 +5,7 @@ import KioskStore
 import KioskSync
 import TestSupport
 import Testing
+import WireAPI
 
 /// The kiosk's clock, five minutes fast (or any offset): scans are stamped with it, and the sync measures it.
 struct SkewedClock: SyncClock {

@@ -1,10 +1,10 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
 import TestSupport
 import Testing
+import WireAPI
 
 /// One line of `checkin-server export`.
 struct ExportedLine: Decodable {

@@ -1,9 +1,9 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
 import Testing
+import WireAPI
 
 /// Doors that know each other without the internet (docs/SYNC.md, "Between doors"): three live kiosks of one
 /// event, enrolled with a real server, find each other by multicast on the loopback interface and link by mutual

@@ -1,14 +1,14 @@
-import CheckinAPI
 import CheckinWebhooks
 import DedicatedThreads
 import Foundation
+import ImageFiles
 import KioskCore
 import KioskDecoding
-import KioskImageIO
 import KioskScenes
 import PostgresTestSupport
 import TestSupport
 import Testing
+import WireAPI
 
 /// Pass issuance with the real processes: a `checkin-server serve` over HTTPS sending through a real SMTP
 /// server on loopback (aiosmtpd, Tests/SMTP/relay.py), guests from signed webhooks or a CSV import, a kiosk

@@ -1,9 +1,9 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import PassFormat
 import PostgresTestSupport
 import Testing
+import WireAPI
 
 @testable import KioskSync
 

@@ -1,4 +1,3 @@
-import CheckinAPI
 import DedicatedThreads
 import Foundation
 import KioskCore
@@ -8,6 +7,7 @@ import PassFormat
 import Synchronization
 import TestSupport
 import Testing
+import WireAPI
 
 /// A roster source that passes pages through from the real server until `failAfter` of them have been
 /// answered, then fails as a cut network would: the first download is interrupted part-way. Only answered

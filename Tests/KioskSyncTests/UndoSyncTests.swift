@@ -1,9 +1,9 @@
-import CheckinAPI
 import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
 import Testing
+import WireAPI
 
 /// Undoing a mistaken admit: the revert goes through the queue and is applied on the server in order.
 @Suite("Undo at the kiosk, applied on the server", .serialized)

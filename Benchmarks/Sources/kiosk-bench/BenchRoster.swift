@@ -1,6 +1,7 @@
 import KioskCore
 import KioskScenes
 import PassFormat
+import SignedRecords
 
 /// A roster with names and e-mails shaped like real ones (two or three words, some hyphenated, accents), so
 /// the search and the field-level model's prefix tokens see realistic lengths.

@@ -1,9 +1,10 @@
 import Foundation
+import GrayImage
+import ImageFiles
 import KioskCore
 import KioskDecoding
-import KioskImageIO
-import KioskQRCode
 import KioskScenes
+import QREncoding
 
 /// The door scenes: every condition at severities 0.5 and 1.0 (fresh random scenes, none filtered), the golden
 /// robustness images, and frames with no code.

@@ -1,7 +1,7 @@
 import Foundation
+import ImageFiles
 import KioskCore
 import KioskDecoding
-import KioskImageIO
 
 /// The public photo sets: the BoofCV QR benchmark, zxing-cpp's and ZXing's QR samples, as
 /// `scripts/decoder-benchmark-data.sh` copies them (manifest.tsv: set, category, image, expected payloads).

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import GrayImage
+import ImageFiles
 import KioskCore
 import KioskDecoding
-import KioskImageIO
-import KioskQRCode
 import KioskScenes
+import QREncoding
 
 /// The decoder (issue 10): the kiosk's cascade against zbar alone and zxing-cpp alone, on public photo sets
 /// (`scripts/decoder-benchmark-data.sh` builds their copy) and on door scenes, with times per frame.

@@ -1,7 +1,8 @@
+import Cryptography
 import Foundation
 import GRDB
 import KioskCore
-import KioskCrypto
+import SignedRecords
 
 /// The field-level alternative, measured in parts: what each of its operations costs through OpenSSL (an
 /// HMAC-SHA256 search key, an AES-256-GCM seal and open of a short field), and how large its tables grow when

@@ -1,11 +1,12 @@
 import ArgumentParser
 import AsyncHTTPClient
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import CheckinServer
 import Foundation
 import KioskCore
 import PassFormat
+import WireAPI
 
 /// The organizer's guest pages for a large event: the guest list (first page, a later page, sorted by arrival, a
 /// search), the no-shows, the guests' CSV export and the dashboard, against the server's own stylesheet measured

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import GrayImage
 import KioskCapture
 import KioskCore
 import KioskDecoding
 import KioskFramebuffer
-import KioskQRCode
 import KioskRuntime
 import KioskScenes
+import QREncoding
 
 #if canImport(Glibc)
     import Glibc

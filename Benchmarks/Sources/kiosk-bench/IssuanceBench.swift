@@ -1,13 +1,14 @@
 import ArgumentParser
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import CheckinSQLite
 import CheckinServer
 import CheckinWebhooks
+import Cryptography
 import Foundation
 import KioskCore
-import KioskCrypto
 import PassFormat
+import WireAPI
 
 /// Pass issuance: passes per second through the workflow's sign, render and store steps (each committed to
 /// SQLite before the next, as the server runs them; the email step is measured by the SMTP tests), each step

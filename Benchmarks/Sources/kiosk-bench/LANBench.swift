@@ -1,11 +1,12 @@
 import ArgumentParser
+import Cryptography
 import Foundation
 import KioskCore
-import KioskCrypto
 import KioskPeers
 import KioskStore
 import Logging
 import PassFormat
+import SignedRecords
 import Synchronization
 
 /// The LAN between doors (docs/SYNC.md, "Between doors"): three doors in this process, each with its own encrypted

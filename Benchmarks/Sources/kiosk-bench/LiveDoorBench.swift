@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import GrayImage
 import KioskCapture
 import KioskCore
 import KioskDecoding
 import KioskFramebuffer
-import KioskQRCode
 import KioskRuntime
 import KioskScenes
+import QREncoding
 
 /// A door at the camera's full rate while guests' passes move in view (issue 21, "at the door"): a capture
 /// thread delivers a frame every 1/fps s as a webcam does (YUYV, converted to grey, motion measured) into a

@@ -4,6 +4,7 @@ import KioskCore
 import KioskScenes
 import KioskStore
 import PassFormat
+import SignedRecords
 
 /// Roster lookups on a roster of 100,000 guests, on disk.
 struct LookupBench: ParsableCommand {

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
+import GrayImage
 import KioskCore
 import KioskDecoding
 import KioskDisplay
-import KioskQRCode
 import KioskRuntime
 import KioskScenes
 import Logging
 import PassFormat
+import QREncoding
 
 /// Frame to verdict through the whole door, next to bare `zbar_scan_image` on the same frames.
 struct PipelineBench: AsyncParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
+import ImageFiles
 import KioskCore
 import KioskDecoding
-import KioskImageIO
-import KioskQRCode
 import KioskScenes
+import QREncoding
 
 /// Read rates of bare zbar and of the kiosk's decoder on door conditions.
 struct RobustnessBench: ParsableCommand {

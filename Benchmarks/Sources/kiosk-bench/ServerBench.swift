@@ -1,5 +1,5 @@
 import ArgumentParser
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import CheckinPostgres
 import CheckinSQLite
@@ -9,6 +9,7 @@ import KioskCore
 import KioskSync
 import PassFormat
 import PostgresNIO
+import WireAPI
 
 /// The server's own cost (issue 17, section 5): real `checkin-server serve` processes, uploads of many
 /// devices at once and a first roster download, measured as the CPU time the kernel counts for the server

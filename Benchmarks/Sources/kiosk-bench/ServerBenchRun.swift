@@ -1,9 +1,9 @@
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import Foundation
 import KioskCore
 import KioskSync
+import WireAPI
 
 /// One turn of the server benchmark against running server processes: devices enrolled over HTTP, then each
 /// phase measured as the servers' CPU time (and PostgreSQL's backends').

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import CheckinAdmin
 import CheckinCore
 import CheckinServer
 import Foundation

@@ -1,9 +1,9 @@
-import CheckinAPI
 import DedicatedThreads
 import Foundation
 import KioskCore
 import KioskSync
 import PassFormat
+import WireAPI
 
 /// (d) The server's ingest: many enrolled kiosks, each with its own store file, client and thread, flushing
 /// their queues at once; beside one kiosk alone on the same server.

@@ -1,10 +1,10 @@
-import CheckinAPI
 import CheckinCore
 import Foundation
 import KioskCore
 import KioskStore
 import KioskSync
 import PassFormat
+import WireAPI
 
 /// One kiosk's exchanges with the server: the first download, a delta, a flush of its queue.
 extension SyncBench {

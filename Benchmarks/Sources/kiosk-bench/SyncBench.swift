@@ -1,5 +1,4 @@
 import ArgumentParser
-import CheckinAPI
 import CheckinCore
 import CheckinServer
 import DedicatedThreads
@@ -8,6 +7,7 @@ import KioskCore
 import KioskStore
 import KioskSync
 import PassFormat
+import WireAPI
 
 /// The kiosk's sync against a real check-in server in this process, over plain HTTP on loopback (issue 7):
 /// the first roster download and apply, a delta, a queue flush, and the server's ingest with many kiosks at

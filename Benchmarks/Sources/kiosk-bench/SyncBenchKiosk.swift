@@ -1,10 +1,10 @@
-import CheckinAPI
 import CheckinServer
 import Foundation
 import KioskCore
 import KioskStore
 import KioskSync
 import PassFormat
+import WireAPI
 
 /// One enrolled kiosk of the benchmark: its own store file, enrolment and client. Used by one task at a time
 /// (the benchmark hands each kiosk to one child task and waits for it), hence `@unchecked Sendable`.

@@ -1,4 +1,4 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import CheckinPostgres
 import CheckinSQLite
@@ -9,6 +9,7 @@ import KioskSync
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import WireAPI
 
 #if canImport(Glibc)
     import Glibc

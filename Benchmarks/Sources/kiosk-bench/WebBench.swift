@@ -1,10 +1,11 @@
 import ArgumentParser
 import AsyncHTTPClient
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import CheckinServer
 import Foundation
 import KioskCore
+import WireAPI
 
 /// The organizer's sync monitor with 200 devices: how long `checkin-server` takes to answer the page, against
 /// its own stylesheet (the same HTTP path, no database, no template) measured in the same run.

@@ -1,5 +1,5 @@
-import CheckinAPI
 import Hummingbird
+import WireAPI
 
 /// An error answer: a status and the `APIError` body of docs/api/openapi.yaml.
 public struct APIFailure: HTTPResponseError {

@@ -1,9 +1,9 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Foundation
 import Hummingbird
-import KioskCore
 import PassFormat
+import WireAPI
 
 /// `/v1/admin/...`: the organizer's operations behind the admin token (the same `CheckinAdmin` as the
 /// `checkin-server` subcommands).

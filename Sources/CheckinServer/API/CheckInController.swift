@@ -1,8 +1,8 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Hummingbird
-import KioskCore
 import PassFormat
+import WireAPI
 
 /// `POST /v1/events/{eventId}/check-ins`: at most 50 items, applied in order, each all or nothing with its key
 /// and answer (`CheckinRepository.apply(_:event:device:receivedAt:)` for the batch); one outcome each. Never
@@ -72,16 +72,5 @@ struct CheckInController {
             }
         }
         return Response.json(bytes: CheckInBatchResult(outcomes: answers, serverTime: clock.now()).encodedJSON())
-    }
-}
-
-extension ScanKind {
-    init(_ kind: ItemKind) {
-        self =
-            switch kind {
-            case .checkIn: .checkIn
-            case .reconfirm: .reconfirm
-            case .revert: .revert
-            }
     }
 }

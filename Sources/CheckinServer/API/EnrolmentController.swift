@@ -1,6 +1,7 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Hummingbird
+import WireAPI
 
 /// `POST /v1/enrolments/redeem`: a kiosk redeems a one-time code and gets its device token (shown once).
 struct EnrolmentController {

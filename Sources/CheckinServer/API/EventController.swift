@@ -1,6 +1,7 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Hummingbird
+import WireAPI
 
 /// `GET /v1/events/{eventId}`: the event as a kiosk needs it.
 struct EventController {

@@ -1,10 +1,10 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import CheckinWebhooks
 import Foundation
 import Hummingbird
-import KioskCore
 import PassFormat
+import WireAPI
 
 /// `POST /v1/webhooks/tenants/{tenant}/guests`: the organizer's own system adds, updates or cancels a guest.
 /// Verified as Standard Webhooks says (HMAC-SHA256 with the tenant's `whsec_` secret, a timestamp within 5

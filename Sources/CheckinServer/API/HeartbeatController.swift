@@ -1,6 +1,7 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Hummingbird
+import WireAPI
 
 /// `POST /v1/devices/heartbeat`: keeps the device's last report and last-seen time; answers the server's
 /// time and, for each event, the minimum kiosk version and when kiosks purge its guests' personal data; with

@@ -1,8 +1,8 @@
-import CheckinAPI
 import Foundation
-import KioskCore
+import SignedRecords
+import WireAPI
 
-// Between the credential the server signs (KioskCore) and its wire form (CheckinAPI). The kiosk's conversion back
+// Between the credential the server signs (KioskCore) and its wire form (WireAPI). The kiosk's conversion back
 // is KioskSync's own; the label `issued:` keeps the two apart where both modules are imported.
 
 extension PeerCredentialWire {

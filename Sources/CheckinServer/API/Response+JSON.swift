@@ -1,6 +1,6 @@
-import CheckinAPI
 import Foundation
 import Hummingbird
+import WireAPI
 
 extension Response {
     /// A JSON answer written with the API's coding (docs/api/openapi.yaml: RFC 3339 times with milliseconds).

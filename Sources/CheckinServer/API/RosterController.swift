@@ -1,7 +1,8 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Hummingbird
 import PassFormat
+import WireAPI
 
 /// `GET /v1/events/{eventId}/roster`: the first download in pages of at most 500 ordered by guest id, or
 /// the rows changed since a change cursor. Below the event's minimum kiosk version: `426`.

@@ -1,7 +1,7 @@
+import CheckinAdmin
 import CheckinCore
 import Foundation
 import Hummingbird
-import KioskCore
 import PassFormat
 
 /// Authorises a device's request for an event: only the event its token was enrolled for. Another event of

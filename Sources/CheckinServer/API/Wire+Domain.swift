@@ -1,10 +1,9 @@
-import CheckinAPI
 import CheckinCore
 import Foundation
-import KioskCore
 import PassFormat
+import WireAPI
 
-// Between the wire types of CheckinAPI and the domain of CheckinCore.
+// Between the wire types of WireAPI and the domain of CheckinCore.
 
 extension EventInfo {
     init(_ event: Event) {
@@ -30,7 +29,7 @@ struct EventAnswer: Encodable {
     enum Key: String, CodingKey { case serverTime }
 }
 
-extension CheckinAPI.CheckInSummary {
+extension WireAPI.CheckInSummary {
     init(_ summary: CheckinCore.CheckInSummary) {
         self.init(
             door: summary.door, at: summary.at, arrived: summary.arrived, deviceId: summary.deviceId,
@@ -44,28 +43,7 @@ extension GuestRecord {
             id: guest.id.text, name: guest.name, email: guest.email, phone: guest.phone,
             partySize: guest.partySize, accessType: guest.accessType, checkInNote: guest.checkInNote,
             arrivalAlert: guest.arrivalAlert, status: guest.status == .active ? .active : .cancelled,
-            version: guest.version, checkIn: guest.checkIn.map(CheckinAPI.CheckInSummary.init))
-    }
-}
-
-extension ScanKey {
-    init(_ key: ItemKey) { self.init(deviceId: key.deviceId, epoch: key.epoch, sequence: key.sequence) }
-}
-
-extension Scan {
-    /// The scan an uploaded (or imported) item asks for; nil when its guest id is not one a pass can carry.
-    /// The people one scan may count (0 for a revert or a re-confirmation): a party is at most 999, as on the
-    /// kiosk and the LAN. `arrived` of 2^63 - 1 made every later sum of the event's arrivals overflow.
-    static let arrivals = 0...1000
-
-    init?(_ item: CheckInItem) {
-        guard let guest = GuestID(text: item.guestId), item.guestId.count == 16, Self.arrivals.contains(item.arrived)
-        else { return nil }
-        self.init(
-            key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
-            // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.
-            clockOffsetMs: ClockOffsetBound.accepted(item.clockOffsetMs), arrived: item.arrived,
-            door: item.door, source: item.source, reverts: item.reverts.map(ScanKey.init))
+            version: guest.version, checkIn: guest.checkIn.map(WireAPI.CheckInSummary.init))
     }
 }
 
@@ -79,7 +57,7 @@ extension CheckInOutcome {
             case .rejected: .rejected
             }
         self.init(
-            sequence: sequence, outcome: kind, checkIn: outcome.checkIn.map(CheckinAPI.CheckInSummary.init),
+            sequence: sequence, outcome: kind, checkIn: outcome.checkIn.map(WireAPI.CheckInSummary.init),
             reason: outcome.reason)
     }
 }

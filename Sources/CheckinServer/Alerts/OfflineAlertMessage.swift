@@ -1,6 +1,6 @@
-import CheckinAPI
 import CheckinCore
 import Foundation
+import WireAPI
 
 /// What an offline alert says, by e-mail and as the webhook's body.
 struct OfflineAlertMessage {

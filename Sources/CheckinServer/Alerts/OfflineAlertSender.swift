@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CheckinAdmin
 import CheckinCore
 import CheckinWebhooks
 import Foundation

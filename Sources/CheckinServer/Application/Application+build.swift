@@ -1,3 +1,4 @@
+import CheckinAdmin
 import CheckinCore
 import Hummingbird
 import HummingbirdCore

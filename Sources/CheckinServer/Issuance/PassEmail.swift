@@ -1,6 +1,5 @@
 import CheckinCore
 import Foundation
-import KioskCore
 
 /// The email that carries a guest's pass: the event, the guest's party and the date in HTML with the QR code
 /// inline, and a plain-text alternative with the pass's URL.

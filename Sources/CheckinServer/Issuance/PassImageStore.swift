@@ -1,6 +1,6 @@
+import Cryptography
 import Foundation
-import KioskCrypto
-import KioskSystem
+import SystemCalls
 
 /// Where pass images are kept: one PNG per pass, named by the SHA-256 of the pass's text (never a sequential
 /// id, so names cannot be guessed or enumerated). Writing is idempotent: a retried store finds its file.

@@ -1,10 +1,9 @@
 import CheckinCore
+import Cryptography
 import Foundation
-import KioskCore
-import KioskCrypto
-import KioskImageIO
-import KioskQRCode
+import ImageFiles
 import PassFormat
+import QREncoding
 
 /// What each step of the pass workflow does. Each returns its result as a value; the repository stores it
 /// before the next step starts.

@@ -1,6 +1,6 @@
 import CheckinCore
+import Cryptography
 import Foundation
-import KioskCrypto
 import Metrics
 import Prometheus
 

@@ -1,10 +1,10 @@
-import CheckinAPI
 import CheckinCore
 import Crypto
+import Cryptography
 import Foundation
-import KioskCore
-import KioskCrypto
 import PassFormat
+import SignedRecords
+import WireAPI
 
 /// Issues the peer credentials kiosks of one event present to each other on the venue LAN (docs/SYNC.md,
 /// "Between doors"), at enrolment and with every heartbeat: one per event of the device, signed with the

@@ -1,5 +1,6 @@
 internal import GRDB
 import KioskCore
+import SignedRecords
 
 /// A row of the `roster` table, read by column name.
 struct GuestRecord: FetchableRecord, TableRecord {

@@ -1,8 +1,7 @@
 import CheckinCore
+import Cryptography
 import Foundation
 import Hummingbird
-import KioskCore
-import KioskCrypto
 import PassFormat
 
 /// `GET /p/{pass}`: the guest's pass on a phone (event, first name, QR code, confirmation code). A pass

@@ -1,3 +1,4 @@
+import CheckinAdmin
 import CheckinCore
 import Foundation
 import Hummingbird

@@ -1,9 +1,9 @@
 import BoundedNumbers
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Foundation
 import Hummingbird
-import KioskCore
+import WireAPI
 
 extension WebController {
     @Sendable func devices(_ request: Request, context: EventPageContext) async throws -> Response {

@@ -1,8 +1,8 @@
-import CheckinAPI
 import CheckinCore
 import Foundation
 import Hummingbird
 import PassFormat
+import WireAPI
 
 extension WebController {
     /// `GET /events/{id}/export/guests.csv`: every guest with their check-in, for a spreadsheet.

@@ -1,10 +1,10 @@
-import CheckinAPI
+import CheckinAdmin
 import CheckinCore
 import Foundation
 import Hummingbird
-import KioskCore
 import MultipartKit
 import PassFormat
+import WireAPI
 
 extension WebController {
     /// The organizer acting: the admin operations audit them by address.

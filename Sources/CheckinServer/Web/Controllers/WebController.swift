@@ -1,7 +1,7 @@
+import CheckinAdmin
 import CheckinCore
 import Foundation
 import Hummingbird
-import KioskCore
 import Mustache
 import PassFormat
 

@@ -1,3 +1,4 @@
+import CheckinAdmin
 import CheckinCore
 import Foundation
 
@@ -12,9 +13,8 @@ struct SignInThrottle: Sendable {
     let repository: any CheckinRepository
     let limits: EdgeLimits
 
-    static func accountKey(_ account: String) -> String { "sign-in:account:" + account }
-    /// The account's attempts from one client: the account first, so an unlock finds every client's count.
-    static func pairKey(_ account: String, _ client: String) -> String { "sign-in:pair:" + account + "|" + client }
+    static func accountKey(_ account: String) -> String { SignInKeys.account(account) }
+    static func pairKey(_ account: String, _ client: String) -> String { SignInKeys.pair(account, client) }
 
     /// Counts an attempt for `account` from `client` at `now`; false when it is refused.
     func admits(account: String, client: String, now: Date) async throws -> Bool {

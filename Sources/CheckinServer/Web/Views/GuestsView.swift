@@ -1,7 +1,7 @@
 import BoundedNumbers
+import CheckinAdmin
 import CheckinCore
 import Foundation
-import KioskCore
 import PassFormat
 
 /// The guest list: the search, the matches, and what the last action did.

@@ -1,6 +1,6 @@
-import KioskQRCode
+import QREncoding
 
-/// A QR code as SVG, drawn on the server from libqrencode's modules (`KioskQRCode`): one path of dark squares.
+/// A QR code as SVG, drawn on the server from libqrencode's modules (`QREncoding`): one path of dark squares.
 enum QRCodeSVG {
     static func svg(_ text: String, label: String) throws -> String {
         let code = try QRCodeRenderer.render(text, moduleSize: 1, quietZone: 4, correction: .medium)

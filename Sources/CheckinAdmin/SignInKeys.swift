@@ -1,0 +1,10 @@
+/// The rate-limit keys of sign-in attempts (`CheckinRepository.takeHits`): the server's throttle counts under them,
+/// `checkin-server unlock-organizer` forgets them.
+public enum SignInKeys {
+    /// An account's attempts from anywhere.
+    public static func account(_ account: String) -> String { "sign-in:account:" + account }
+    /// The account's attempts from one client: the account first, so an unlock finds every client's count.
+    public static func pair(_ account: String, _ client: String) -> String {
+        "sign-in:pair:" + account + "|" + client
+    }
+}
