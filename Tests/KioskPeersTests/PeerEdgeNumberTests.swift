@@ -31,7 +31,9 @@ struct PeerEdgeNumberTests {
             for sentAt in [Int64.min, Int64.max, -1] {
                 // The link is closed by North on the hello: the rogue's writes then fail or go unread.
                 try? await rogue.speak(to: north, sentAt: sentAt) { _, _ in
-                    let closed = try await eventually(seconds: 10) { await north.exchange.linkedDevices.isEmpty }
+                    let closed = try await eventually(within: .seconds(10)) {
+                        await north.exchange.linkedDevices.isEmpty
+                    }
                     #expect(closed)
                 }
                 #expect(await north.exchange.linkedDevices.isEmpty, "a hello of \(sentAt) linked")

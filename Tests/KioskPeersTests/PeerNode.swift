@@ -212,17 +212,6 @@ final class PeerNode: Sendable {
     }
 }
 
-/// Waits up to `seconds` for `condition`: a bound for a loaded machine (the whole suite on 2 cores), not a
-/// measure.
-func eventually(seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}
-
 /// Whether `attempts` (dials) all end within `seconds`: a link that was made runs on, so it does not (and is left
 /// running: the test fails, and does not hang on it).
 func allEnd(_ attempts: [Task<Void, Never>], seconds: Double = 60) async -> Bool {
@@ -231,7 +220,7 @@ func allEnd(_ attempts: [Task<Void, Never>], seconds: Double = 60) async -> Bool
         for attempt in attempts { await attempt.value }
         ended.withLockedValue { $0 = true }
     }
-    return (try? await eventually(seconds: seconds) { ended.withLockedValue { $0 } }) ?? false
+    return (try? await eventually(within: .seconds(seconds)) { ended.withLockedValue { $0 } }) ?? false
 }
 
 /// A log handler that keeps the lines logged, for a failing test to show.

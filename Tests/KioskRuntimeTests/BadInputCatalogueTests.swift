@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The bad-input catalogue: every line of `Tests/BadInput/catalogue.tsv` run through the real `kiosk` and `kioskctl`
@@ -23,7 +24,7 @@ import Testing
             return
         }
         var arguments = c.command.map(workspace.expand)
-        arguments[0] = Fixtures.productsFolder + "/" + arguments[0]
+        arguments[0] = ChildProcess.productsFolder + "/" + arguments[0]
         let command = BadInputCommand(
             arguments: arguments, workingDirectory: workspace.workingDirectory,
             outputFolder: workspace.root)

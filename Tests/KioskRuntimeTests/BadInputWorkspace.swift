@@ -34,7 +34,7 @@ struct BadInputWorkspace {
         try fm.copyItem(atPath: template, toPath: dir)
         workingDirectory = dir
         var values = [
-            "{bin}": Fixtures.productsFolder, "{dir}": dir, "{testimages}": Fixtures.testImages,
+            "{bin}": ChildProcess.productsFolder, "{dir}": dir, "{testimages}": Fixtures.testImages,
             "{repo}": Fixtures.packageRoot,
         ]
         if let file = c.file {

@@ -43,7 +43,7 @@ import Testing
             func played(_ sound: VerdictSound) -> Bool {
                 heard += sound.samples(rate: 48_000, volume: 80).count * 2
                 ends.append(heard)
-                return Self.eventually {
+                return eventuallyBlocking(within: .seconds(20), every: .milliseconds(10)) {
                     (try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) == heard
                 }
             }
@@ -78,16 +78,6 @@ import Testing
             #expect(said.contains("no sound: ALSA could not open 'no-such-device'"), "\(said)")
             #expect(Self.count("no sound", in: said) == 1)
         }
-    }
-
-    /// Whether `condition` holds within 20 s, looking every 10 ms (the recording is another process's file).
-    static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
     }
 
     static func count(_ word: String, in text: String) -> Int { text.components(separatedBy: word).count - 1 }
@@ -137,7 +127,7 @@ private final class KioskRun {
     let text: PipeText
 
     init(_ conf: String, home: String) throws {
-        process.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
+        process.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
         process.arguments = ["--config", conf]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home

@@ -12,9 +12,6 @@ enum Fixtures {
     static let testImages = packageRoot + "/test-images"
     static let configPath = packageRoot + "/kiosk.conf"
 
-    /// The build's products, including the `kiosk` and `kioskctl` executables.
-    static let productsFolder = ChildProcess.productsFolder
-
     static func temporaryFolder() -> String {
         TestFolders.make("kiosk-test")
     }

@@ -41,7 +41,7 @@ import Testing
             .last!
 
             let p = Process()
-            p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
+            p.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
             p.arguments = ["--config", folder + "/kiosk.conf"]
             let input = Pipe()
             let output = Pipe()
@@ -78,7 +78,7 @@ import Testing
 
             let systemd = try NotifySocket()
             let p = Process()
-            p.executableURL = URL(fileURLWithPath: Fixtures.productsFolder + "/kiosk")
+            p.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
             p.arguments = ["--config", folder + "/kiosk.conf"]
             var environment = ProcessInfo.processInfo.environment
             environment["NOTIFY_SOCKET"] = systemd.path

@@ -14,21 +14,6 @@ struct ChaosFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Waits on the chaos run's own thread (never on the concurrency pool): polls a condition until a deadline.
-enum ChaosWait {
-    /// Polls `condition` every `interval` until it holds or `timeout` seconds pass; whether it held.
-    static func until(
-        _ timeout: TimeInterval, every interval: TimeInterval = 0.02, _ condition: () throws -> Bool
-    ) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if try condition() { return true }
-            if Date() >= deadline { return false }
-            Thread.sleep(forTimeInterval: interval)
-        }
-    }
-}
-
 /// The last `count` characters of a log file, for a failure message.
 func chaosLogTail(_ path: String, _ count: Int = 1500) -> String {
     String(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no log)").suffix(count))
@@ -108,7 +93,7 @@ final class ChaosServer {
             ["serve", "--port", "0", "--tls-certificate", "server.pem", "--tls-key", "server.key"]
                 + databaseArguments, in: folder, log: log)
         var port: Int?
-        _ = ChaosWait.until(60, every: 0.05) {
+        _ = eventuallyBlocking(within: .seconds(60), every: .milliseconds(50)) {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: "listening on 127.0.0.1:") {
                 port = Int(text[range.upperBound...].prefix { $0.isNumber })

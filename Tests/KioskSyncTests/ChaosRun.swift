@@ -255,7 +255,9 @@ final class ChaosRun {
         // was away (up to 60 s).
         for door in doors { door.type("\u{12}") }
         let drainStart = Date()
-        let drained = try ChaosWait.until(settings.duration == nil ? 120 : 600, every: 0.25) {
+        let drained = try eventuallyBlocking(
+            within: .seconds(settings.duration == nil ? 120 : 600), every: .milliseconds(250)
+        ) {
             try noticeKiosksThatExited()
             return try doors.allSatisfy { try $0.pending() == 0 }
         }
@@ -268,7 +270,7 @@ final class ChaosRun {
         }
         // What is told after the answers (the roster's news of other doors) may lag a round or two.
         var violations: [ChaosViolation] = []
-        _ = try ChaosWait.until(10, every: 1) {
+        _ = try eventuallyBlocking(within: .seconds(10), every: .seconds(1)) {
             violations = model.violations(try observe())
             return violations.isEmpty
         }
@@ -280,7 +282,7 @@ final class ChaosRun {
         if store.lan {
             // Healed and linked again, every door holds every door's items (the union of all they hold).
             var lacking = ""
-            let converged = try ChaosWait.until(20, every: 0.5) {
+            let converged = try eventuallyBlocking(within: .seconds(20), every: .milliseconds(500)) {
                 let held = try doors.map { try $0.heldItems() }
                 let all = held.reduce(into: Set<String>()) { $0.formUnion($1) }
                 lacking = zip(doors, held).filter { $1 != all }.map { "\($0.name) lacks \(all.count - $1.count)" }
@@ -412,7 +414,7 @@ final class ChaosRun {
         doorBackAt[index] = nil
         var seen: [ScanAttempt] = []
         // The door decides a scan not in the roster again after at most two refreshes or 30 s.
-        _ = try ChaosWait.until(45, every: 0.1) {
+        _ = try eventuallyBlocking(within: .seconds(45), every: .milliseconds(100)) {
             seen = try door.verdicts(for: guest, since: since)
             let gaveUp = seen.first.map { Date().timeIntervalSince($0.at) > 32 } ?? false
             return seen.last?.verdict == "admitted" || gaveUp || door.exitedByItself != nil
@@ -442,7 +444,7 @@ final class ChaosRun {
             return
         }
         var verdict: ScanAttempt?
-        _ = try ChaosWait.until(20) {
+        _ = try eventuallyBlocking(within: .seconds(20)) {
             verdict = try door.verdicts(for: guest, since: since).first
             return verdict != nil || door.exitedByItself != nil
         }

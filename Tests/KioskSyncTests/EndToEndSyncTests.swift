@@ -84,7 +84,7 @@ struct LiveKioskFolder {
     /// error (the text display) goes to `screen` if given.
     func startKiosk(screen: Pipe? = nil, keyboard: Pipe? = nil) throws -> Process {
         let kiosk = Process()
-        kiosk.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/kiosk")
+        kiosk.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
         kiosk.arguments = ["--config", "kiosk.conf"]
         kiosk.currentDirectoryURL = URL(fileURLWithPath: folder)
         kiosk.standardOutput = FileHandle.nullDevice

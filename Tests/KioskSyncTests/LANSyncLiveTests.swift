@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
+import TestSupport
 import Testing
 import WireAPI
 
@@ -95,7 +96,7 @@ struct LANSyncLiveTests {
         let (north, south, east) = (doors[0], doors[1], doors[2])
 
         // Each door links with the two others.
-        let allLinked = try await UndoSyncTests.eventually {
+        let allLinked = try await eventually(every: .milliseconds(100)) {
             try north.linked() == ["South", "East"] && south.linked() == ["North", "East"]
                 && east.linked() == ["North", "South"]
         }
@@ -105,7 +106,7 @@ struct LANSyncLiveTests {
             return
         }
         #expect(
-            try await UndoSyncTests.eventually {
+            try await eventually(every: .milliseconds(100)) {
                 try north.linked() == ["South", "East"] && south.linked() == ["North", "East"]
                     && east.linked() == ["North", "South"]
             }, "links: \((try? north.linked()) ?? []), \((try? south.linked()) ?? []), \((try? east.linked()) ?? [])")
@@ -113,23 +114,23 @@ struct LANSyncLiveTests {
         // The uplink goes: the server stops, and the doors say so, with the doors they still exchange with.
         await server.stop()
         #expect(
-            try await UndoSyncTests.eventually {
+            try await eventually(every: .milliseconds(100)) {
                 doors.allSatisfy { $0.screen.shown.contains("| OFFLINE | LAN: 2 doors |") }
             }, "\(south.screen.shown.suffix(2000))")
         let roster = try EndToEndSyncTests.roster()
         let (guest, other) = (roster[5], roster[6])
         north.type(guest.text + "\n")
-        #expect(try await UndoSyncTests.eventually { try south.checkIn(guest)?.door == "North" })
-        #expect(try await UndoSyncTests.eventually { try east.checkIn(guest)?.door == "North" })
+        #expect(try await eventually(every: .milliseconds(100)) { try south.checkIn(guest)?.door == "North" })
+        #expect(try await eventually(every: .milliseconds(100)) { try east.checkIn(guest)?.door == "North" })
         // South, a moment later: already checked in at North. Its own guest reaches the others too.
         south.type(guest.text + "\n")
         south.type(other.text + "\n")
-        #expect(try await UndoSyncTests.eventually { try north.checkIn(other)?.door == "South" })
+        #expect(try await eventually(every: .milliseconds(100)) { try north.checkIn(other)?.door == "South" })
 
         // The uplink is back: each door uploads its own scans only.
         try await server.start()
         #expect(
-            try await UndoSyncTests.eventually {
+            try await eventually(every: .milliseconds(100)) {
                 try north.folder.pending() == 0 && south.folder.pending() == 0
             })
         let southScreen = await south.stop()

@@ -10,7 +10,6 @@ import Testing
 /// run inside this process.
 enum LiveProcesses {
     static let packageRoot = ChildProcess.packageRoot
-    static let productsFolder = ChildProcess.productsFolder
 
     static var toolsPresent: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
@@ -91,7 +90,7 @@ final class LiveServer {
 
     func start() async throws {
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: LiveProcesses.productsFolder + "/checkin-server")
+        server.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/checkin-server")
         let portFile = folder + "/port-\(UUID().uuidString.prefix(8))"
         server.arguments =
             [

@@ -2,21 +2,13 @@ import Foundation
 import KioskCore
 import KioskStore
 import PassFormat
+import TestSupport
 import Testing
 import WireAPI
 
 /// Undoing a mistaken admit: the revert goes through the queue and is applied on the server in order.
 @Suite("Undo at the kiosk, applied on the server", .serialized)
 struct UndoSyncTests {
-    /// Waits up to 20 s for `condition`.
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<200 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try await condition()
-    }
-
     @Test(
         "Ctrl-U at the live kiosk undoes an admit: the server removes the check-in, and the pass admits again",
         .enabled(if: LiveProcesses.toolsPresent, "needs openssl and curl"))
@@ -42,19 +34,28 @@ struct UndoSyncTests {
 
         type(guest.text + "\n")
         type(other.text + "\n")
-        #expect(try await Self.eventually { try checkedIn() == [guest, other] })
-        #expect(try await Self.eventually { try await serverCheckIns().count == 2 && north.pending() == 0 })
+        #expect(try await eventually(every: .milliseconds(100)) { try checkedIn() == [guest, other] })
+        #expect(
+            try await eventually(every: .milliseconds(100)) {
+                try await serverCheckIns().count == 2 && north.pending() == 0
+            })
 
         // The guest was let in by mistake: Ctrl-U lists the door's last check-ins, newest first; 2 is the guest.
         type("\u{15}")
         type("2")
-        #expect(try await Self.eventually { try checkedIn() == [other] })
-        #expect(try await Self.eventually { try await serverCheckIns().map(\.guestId) == [other.text] })
-        #expect(try await Self.eventually { try north.pending() == 0 })
+        #expect(try await eventually(every: .milliseconds(100)) { try checkedIn() == [other] })
+        #expect(
+            try await eventually(every: .milliseconds(100)) {
+                try await serverCheckIns().map(\.guestId) == [other.text]
+            })
+        #expect(try await eventually(every: .milliseconds(100)) { try north.pending() == 0 })
 
         // The pass admits again: a new check-in, after the revert, on the server too.
         type(guest.text + "\n")
-        #expect(try await Self.eventually { try await serverCheckIns().count == 2 && north.pending() == 0 })
+        #expect(
+            try await eventually(every: .milliseconds(100)) {
+                try await serverCheckIns().count == 2 && north.pending() == 0
+            })
         kiosk.terminate()
         await kiosk.waitUntilExit()
         let written = await screen.fileHandleForReading.readDataToEndOfFile()
