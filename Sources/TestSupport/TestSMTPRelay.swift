@@ -97,21 +97,17 @@ public final class TestSMTPRelay: @unchecked Sendable {
             arguments += ["--data-delay-ms", String(options.dataDelayMilliseconds)]
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
         let input = Pipe()
         let output = Pipe()
         let log = directory + "/relay.log"
         guard FileManager.default.createFile(atPath: log, contents: nil) else {
             throw Failure(description: "cannot create the SMTP relay's log \(log)")
         }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         let clock = ContinuousClock()
         let started = clock.now
-        try process.run()
+        let process = try ChildProcess.start(
+            python, arguments, input: input, output: output,
+            errors: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
 
         // The first line on standard output is the port; read it on another thread so a hung start times out.
         let firstLine = FirstLine()

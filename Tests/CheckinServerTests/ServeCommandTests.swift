@@ -33,16 +33,12 @@ struct ServeCommandTests {
 
         // Port 0: the system chooses a free one, which the server writes to its port file once it listens.
         let portFile = folder + "/port"
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/checkin-server")
-        server.arguments = [
-            "serve", "--port", "0", "--port-file", portFile, "--tls-certificate", "server.pem", "--tls-key",
-            "server.key",
-        ]
-        server.currentDirectoryURL = URL(fileURLWithPath: folder)
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let server = try ChildProcess.start(
+            "checkin-server",
+            [
+                "serve", "--port", "0", "--port-file", portFile, "--tls-certificate", "server.pem", "--tls-key",
+                "server.key",
+            ], in: folder)
         defer { server.terminateWithoutWaiting() }
         var port = 0
         for _ in 0..<100 {  // up to 10 s for the server to listen

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs one catalogue command as an operator would: the real `kiosk` or `kioskctl` of this build, no shell, standard
 /// input closed, output to files, with a time limit and a memory limit (a binary that reads /dev/zero into memory
@@ -55,32 +56,28 @@ struct BadInputCommand {
             try? err.close()
         }
 
-        let p = Process()
-        if let prlimit = Self.prlimit {
-            p.executableURL = URL(fileURLWithPath: prlimit)
-            p.arguments = ["--as=\(Self.memoryLimit)", "--cpu=60", "--"] + arguments
-        } else {
-            p.executableURL = URL(fileURLWithPath: arguments[0])
-            p.arguments = Array(arguments.dropFirst())
-        }
-        p.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
-        // A crash still prints its "Fatal error: ..." line; the backtrace would bury the rest of the output.
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        p.environment = environment
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = out
-        p.standardError = err
+        let program = Self.prlimit ?? arguments[0]
+        let programArguments =
+            Self.prlimit == nil
+            ? Array(arguments.dropFirst()) : ["--as=\(Self.memoryLimit)", "--cpu=60", "--"] + arguments
         let start = ContinuousClock.now
         // Nothing here blocks a thread while the command runs: a blocked wait on a shared pool (two threads on a
         // two-core machine) would keep the time limit's own timer from firing.
         let killer = Killer()
+        // The child as it exited: set by its exit handler before the wait below resumes.
+        let ended = ProcessBox()
         try await withCheckedThrowingContinuation { (exited: CheckedContinuation<Void, any Error>) in
-            p.terminationHandler = { _ in exited.resume() }
+            let p: Process
             do {
-                try p.run()
+                // A crash still prints its "Fatal error: ..." line; the backtrace would bury the rest of the output.
+                p = try ChildProcess.start(
+                    program, programArguments, in: workingDirectory, environment: ["SWIFT_BACKTRACE": "enable=no"],
+                    output: out, errors: err,
+                    onExit: { process in
+                        ended.process = process
+                        exited.resume()
+                    })
             } catch {
-                p.terminationHandler = nil
                 exited.resume(throwing: error)
                 return
             }
@@ -92,6 +89,7 @@ struct BadInputCommand {
         }
         killer.task?.cancel()
         let elapsed = start.duration(to: .now)
+        let p = ended.process!
         let signal = p.terminationReason == .uncaughtSignal
         return Outcome(
             status: p.terminationStatus, signal: signal,
@@ -111,4 +109,8 @@ struct BadInputCommand {
 /// The task that kills a command at its time limit, set once the command has started.
 private final class Killer: @unchecked Sendable {
     var task: Task<Void, any Error>?
+}
+
+private final class ProcessBox: @unchecked Sendable {
+    var process: Process?
 }

@@ -122,21 +122,14 @@ import Testing
 
 /// A live kiosk process with HOME set (where ALSA reads ~/.asoundrc), its keyboard and its screen.
 private final class KioskRun {
-    let process = Process()
+    let process: Process
     let input = Pipe()
     let text: PipeText
 
     init(_ conf: String, home: String) throws {
-        process.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
-        process.arguments = ["--config", conf]
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home
-        process.environment = environment
         let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        process = try ChildProcess.start(
+            "kiosk", ["--config", conf], environment: ["HOME": home], input: input, errors: errors)
         text = PipeText(errors)
     }
 

@@ -40,16 +40,11 @@ import Testing
             }
             .last!
 
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
-            p.arguments = ["--config", folder + "/kiosk.conf"]
             let input = Pipe()
             let output = Pipe()
             let errors = Pipe()
-            p.standardInput = input
-            p.standardOutput = output
-            p.standardError = errors
-            try p.run()
+            let p = try ChildProcess.start(
+                "kiosk", ["--config", folder + "/kiosk.conf"], input: input, output: output, errors: errors)
             let text = PipeText(errors)
             // The replayed frames' guest first, then the typed code: each step waits for the screen to show it.
             #expect(text.wait(timeout: 60) { $0.contains("WELCOME") }, "no camera check-in: \(text.text)")
@@ -77,22 +72,14 @@ import Testing
             let folder = try await Self.liveDoor()
 
             let systemd = try NotifySocket()
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
-            p.arguments = ["--config", folder + "/kiosk.conf"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["NOTIFY_SOCKET"] = systemd.path
-            // 3 s, a fifth of kiosk.service's WatchdogSec: a door loop may stay silent 1.5 s. With 0.6 s (0.3 s of
-            // silence) a debug kiosk decoding its first frame on a loaded 2-core machine missed it twice in CI-like
-            // runs; that said nothing about the replay.
-            environment["WATCHDOG_USEC"] = "3000000"
-            p.environment = environment
             let input = Pipe()
             let errors = Pipe()
-            p.standardInput = input
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = errors
-            try p.run()
+            let p = try ChildProcess.start(
+                "kiosk", ["--config", folder + "/kiosk.conf"],
+                // WATCHDOG_USEC 3 s, a fifth of kiosk.service's WatchdogSec: a door loop may stay silent 1.5 s. With
+                // 0.6 s (0.3 s of silence) a debug kiosk decoding its first frame on a loaded 2-core machine missed
+                // it twice in CI-like runs; that said nothing about the replay.
+                environment: ["NOTIFY_SOCKET": systemd.path, "WATCHDOG_USEC": "3000000"], input: input, errors: errors)
             #expect(systemd.receive(timeout: 20) == "READY=1")
             let pings = systemd.collect(for: 4)
             // A ping every second; the one-image replay ended long before the last of them.

@@ -35,15 +35,7 @@ func chaosSpawn(
     _ = FileManager.default.createFile(atPath: log, contents: nil)
     guard let output = FileHandle(forWritingAtPath: log) else { throw ChaosFailure("cannot write \(log)") }
     defer { try? output.close() }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/" + executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    process.standardOutput = output
-    process.standardError = output
-    process.standardInput = keyboard ?? FileHandle.nullDevice
-    try process.run()
-    return process
+    return try ChildProcess.start(executable, arguments, in: folder, input: keyboard, output: output, errors: output)
 }
 
 /// SIGKILL: no shutdown, no last commit; waits for the process to be gone.

@@ -83,15 +83,7 @@ struct LiveKioskFolder {
     /// Starts the live `kiosk` on this folder's kiosk.conf, standard input empty (or `keyboard`); its standard
     /// error (the text display) goes to `screen` if given.
     func startKiosk(screen: Pipe? = nil, keyboard: Pipe? = nil) throws -> Process {
-        let kiosk = Process()
-        kiosk.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kiosk")
-        kiosk.arguments = ["--config", "kiosk.conf"]
-        kiosk.currentDirectoryURL = URL(fileURLWithPath: folder)
-        kiosk.standardOutput = FileHandle.nullDevice
-        kiosk.standardError = screen ?? FileHandle.nullDevice
-        kiosk.standardInput = keyboard ?? FileHandle.nullDevice
-        try kiosk.run()
-        return kiosk
+        try ChildProcess.start("kiosk", ["--config", "kiosk.conf"], in: folder, input: keyboard, errors: screen)
     }
 
     /// The live kiosk gets no frames (an empty replay folder) and shows the text display: it runs until

@@ -178,13 +178,7 @@ struct FaultProxySyncTests {
 
     /// Starts `kioskctl sync` and kills it after `delay`; whether it was still running.
     static func killedMidSync(_ kiosk: LiveKioskFolder, after delay: Duration) async throws -> Bool {
-        let sync = Process()
-        sync.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/kioskctl")
-        sync.arguments = ["sync", "--config", "kiosk.conf"]
-        sync.currentDirectoryURL = URL(fileURLWithPath: kiosk.folder)
-        sync.standardOutput = FileHandle.nullDevice
-        sync.standardError = FileHandle.nullDevice
-        try sync.run()
+        let sync = try ChildProcess.start("kioskctl", ["sync", "--config", "kiosk.conf"], in: kiosk.folder)
         try await Task.sleep(for: delay)
         kill(sync.processIdentifier, SIGKILL)
         await sync.waitUntilExit()

@@ -89,21 +89,13 @@ final class LiveServer {
     }
 
     func start() async throws {
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: ChildProcess.productsFolder + "/checkin-server")
         let portFile = folder + "/port-\(UUID().uuidString.prefix(8))"
-        server.arguments =
+        let server = try ChildProcess.start(
+            "checkin-server",
             [
                 "serve", "--port", "\(port)", "--port-file", portFile, "--tls-certificate", "server.pem", "--tls-key",
                 "server.key",
-            ] + databaseArguments + serveArguments
-        server.currentDirectoryURL = URL(fileURLWithPath: folder)
-        if !environment.isEmpty {
-            server.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+            ] + databaseArguments + serveArguments, in: folder, environment: environment)
         process = server
         // The port the server listens on (the system's choice for port 0), from the file it writes then.
         for _ in 0..<600 {  // up to 60 s on a loaded machine
