@@ -16,18 +16,9 @@ import Testing
 struct PeerEdgeNumberTests {
     @Test("a hello whose clock is at the edge of Int64 gets no link, and the door still links with others")
     func aHelloAtTheEdgeOfInt64IsRefused() async throws {
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
-            let rogue = try await PeerNode(device: "dev-r", door: "Rogue", issuer: issuer)
-            let south = try await PeerNode(device: "dev-b", door: "South", issuer: issuer)
-            defer {
-                Task {
-                    await north.stop()
-                    await rogue.stop()
-                    await south.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-a", "North"), ("dev-r", "Rogue"), ("dev-b", "South")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (north, rogue, south) = (doors[0], doors[1], doors[2])
             for sentAt in [Int64.min, Int64.max, -1] {
                 // The link is closed by North on the hello: the rogue's writes then fail or go unread.
                 try? await rogue.speak(to: north, sentAt: sentAt) { _, _ in

@@ -37,16 +37,9 @@ struct PeerJammingTests {
 
     @Test("an announcement replayed from an address its door did not sign is neither noted nor dialled")
     func aReplayFromAnotherAddressIsDropped() async throws {
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
-            let south = try await PeerNode(device: "dev-b", door: "South", issuer: issuer)
-            defer {
-                Task {
-                    await north.stop()
-                    await south.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-a", "North"), ("dev-b", "South")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (north, south) = (doors[0], doors[1])
             let signed = try Self.announcement(of: south, addresses: ["127.0.0.1"])
             // The replay (127.0.0.2 is this box too, so a dial there would be answered: it must not be made).
             try await Self.hear(signed, at: north, from: "127.0.0.2").value

@@ -21,16 +21,9 @@ struct PeerLinkTests {
     func doorsLinkAndExchange() async throws {
         // The doors' tasks run on threads of their own: on the cooperative pool of a whole-suite run they waited
         // for seconds.
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
-            let south = try await PeerNode(device: "dev-b", door: "South", issuer: issuer)
-            defer {
-                Task {
-                    await north.stop()
-                    await south.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-a", "North"), ("dev-b", "South")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (north, south) = (doors[0], doors[1])
             // Made before the link: it comes with the catch-up.
             try north.admit(PeerNode.roster[0])
             north.dial(south)
@@ -64,16 +57,9 @@ struct PeerLinkTests {
 
     @Test("a door whose clock is 5 minutes ahead is flagged at its hello")
     func clocksAreComparedAtTheHello() async throws {
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
-            let ahead = try await PeerNode(device: "dev-f", door: "Fast", issuer: issuer)
-            defer {
-                Task {
-                    await north.stop()
-                    await ahead.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-a", "North"), ("dev-f", "Fast")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (north, ahead) = (doors[0], doors[1])
             try await ahead.speak(to: north, clockAheadMs: 300_000) { _, _ in
                 let measured = try await eventually { try north.openStore().peerSightings().first?.clockSkewMs != nil }
                 #expect(measured)
@@ -237,16 +223,9 @@ extension PeerLinkTests {
     func aDoorSpeaksOnlyForItself() async throws {
         // The doors' tasks run on threads of their own: on the cooperative pool of a whole-suite run they waited
         // for seconds.
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let victim = try await PeerNode(device: "dev-m", door: "North", issuer: issuer)
-            let rogue = try await PeerNode(device: "dev-r", door: "Rogue", issuer: issuer)
-            defer {
-                Task {
-                    await victim.stop()
-                    await rogue.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-m", "North"), ("dev-r", "Rogue")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (victim, rogue) = (doors[0], doors[1])
             let guest = PeerNode.roster[3]
             func item(device: String, door: String, guest: RosterGuest) -> PeerItem {
                 PeerItem(

@@ -210,6 +210,28 @@ final class PeerNode: Sendable {
         accepting.cancel()
         pushing.cancel()
     }
+
+    /// Runs `body` with one door per (device, door), all with credentials of one issuer, on the test threads (on
+    /// the cooperative pool of a whole-suite run the doors' tasks waited for seconds); the doors are stopped when
+    /// `body` ends, however it ends.
+    static func withDoors(
+        _ doors: [(device: String, door: String)], _ body: (Issuer, [PeerNode]) async throws -> Void
+    ) async throws {
+        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
+            let issuer = try Issuer()
+            var nodes: [PeerNode] = []
+            do {
+                for door in doors {
+                    nodes.append(try await PeerNode(device: door.device, door: door.door, issuer: issuer))
+                }
+                try await body(issuer, nodes)
+            } catch {
+                for node in nodes { await node.stop() }
+                throw error
+            }
+            for node in nodes { await node.stop() }
+        }
+    }
 }
 
 /// Whether `attempts` (dials) all end within `seconds`: a link that was made runs on, so it does not (and is left

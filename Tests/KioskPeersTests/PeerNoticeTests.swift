@@ -72,16 +72,9 @@ struct PeerNoticeTests {
 
     @Test("a guest row that a door altered or signed itself is dropped; the server's is taken")
     func forgedRowsAreDropped() async throws {
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let victim = try await PeerNode(device: "dev-m", door: "North", issuer: issuer)
-            let rogue = try await PeerNode(device: "dev-r", door: "Rogue", issuer: issuer)
-            defer {
-                Task {
-                    await victim.stop()
-                    await rogue.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-m", "North"), ("dev-r", "Rogue")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (victim, rogue) = (doors[0], doors[1])
             func cancelling(_ guest: RosterGuest) -> RosterGuest {
                 var cancelled = guest
                 cancelled.status = .cancelled
@@ -154,16 +147,9 @@ struct PeerNoticeTests {
 
     @Test("more revocations than a frame holds are passed on at the catch-up, in frames")
     func manyRevocationsCatchUp() async throws {
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let north = try await PeerNode(device: "dev-a", door: "North", issuer: issuer)
-            let south = try await PeerNode(device: "dev-b", door: "South", issuer: issuer)
-            defer {
-                Task {
-                    await north.stop()
-                    await south.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-a", "North"), ("dev-b", "South")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (north, south) = (doors[0], doors[1])
             let count = PeerMessage.noticesPerFrame * 2 + 5
             try north.openStore().keepRevocations(
                 try (0..<count).map { try issuer.revocation(of: "dev-gone-\($0)") }, at: Date())

@@ -65,16 +65,9 @@ struct PeerRelayTests {
 
     @Test("a scan passed on that its author did not sign, or whose author was revoked, is dropped")
     func forgedScansAreDropped() async throws {
-        try await withTaskExecutorPreference(ThreadExecutor.testServers) {
-            let issuer = try Issuer()
-            let victim = try await PeerNode(device: "dev-m", door: "Middle", issuer: issuer)
-            let rogue = try await PeerNode(device: "dev-r", door: "Rogue", issuer: issuer)
-            defer {
-                Task {
-                    await victim.stop()
-                    await rogue.stop()
-                }
-            }
+        try await PeerNode.withDoors([("dev-m", "Middle"), ("dev-r", "Rogue")]) {
+            (issuer: Issuer, doors: [PeerNode]) async throws in
+            let (victim, rogue) = (doors[0], doors[1])
             // North is enrolled (its credential is public: it is in its certificate), and only North has its key.
             let northKey = P256.Signing.PrivateKey()
             let north = try issuer.credential(
