@@ -119,6 +119,9 @@ let package = Package(
         // 8-bit gray image that the decoder, the image files and the QR renderer pass between them. No C, no I/O.
         .target(name: "SignedRecords", dependencies: ["BoundedNumbers", "PassFormat"]),
         .target(name: "GrayImage"),
+        // The rules of check-in lists (ticket types, opening window, entries in all and per day, minutes between,
+        // re-entry after an exit), decided by the same code at the door and on the server (issue 51). No C, no I/O.
+        .target(name: "EntryRules"),
         // The HTTP API's bodies as both ends read and write them (docs/SYNC.md, docs/api/openapi.yaml): the kiosk
         // is its client, the server its one implementation. Plain Swift, no dependencies.
         .target(name: "WireAPI"),
@@ -354,6 +357,7 @@ let package = Package(
             name: "checkin-server", dependencies: ["CheckinServerCommands"], linkerSettings: staticStandardLibrary),
 
         .testTarget(name: "BoundedNumbersTests", dependencies: ["BoundedNumbers"]),
+        .testTarget(name: "EntryRulesTests", dependencies: ["EntryRules"]),
         .testTarget(name: "KioskCoreTests", dependencies: ["SignedRecords", "GrayImage", "PassFormat", "KioskCore"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", systemPackage]),
         .testTarget(name: "CryptographyTests", dependencies: ["KioskCore", "PassFormat", "Cryptography"]),
