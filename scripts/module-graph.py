@@ -29,7 +29,6 @@ CORE = {"PassFormat", "SignedRecords", "GrayImage", "EntryRules", "WireAPI", "Bo
 CORE_MAY_IMPORT = {"Foundation", "Synchronization"}
 TEST_SUPPORT = {"TestSupport", "PostgresTestSupport", "KioskScenes"}
 SHIPPED = {"kiosk", "kioskctl", "checkin-server"}
-DEVELOPER_TOOLS = {"kiosk-demo"}
 
 
 def half(name):

@@ -78,8 +78,7 @@ extension CheckinAdmin {
         guard let organizer = try await repository.organizer(email: address) else {
             throw Failure.notFound("an organizer with the address \(address)")
         }
-        try await repository.forgetHits(key: SignInKeys.account(address))
-        try await repository.forgetHits(keysStartingWith: SignInKeys.pair(address, ""))
+        try await SignInKeys.forgetAll(of: address, in: repository)
         try await audit(organizer.tenant, "organizer_unlocked", "organizer \(address)")
         return organizer
     }

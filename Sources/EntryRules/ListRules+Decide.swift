@@ -18,8 +18,8 @@ extension ListRules {
         }
         let entries = passages.filter { $0.direction == .entry }
         if inside, let last = entries.last { return .alreadyInside(since: last.at) }
-        if !allowsReentry, passages.contains(where: { $0.direction == .exit }) {
-            return .refused(.noReentry, reason: "no re-entry: left at \(Self.clock(passages.last!.at, timeZone))")
+        if !allowsReentry, let left = passages.last(where: { $0.direction == .exit }) {
+            return .refused(.noReentry, reason: "no re-entry: left at \(Self.clock(left.at, timeZone))")
         }
         if let opensAt, now < opensAt {
             return .refused(.window, reason: "opens \(Self.when(opensAt, from: now, timeZone))")

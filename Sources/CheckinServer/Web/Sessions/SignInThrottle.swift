@@ -13,18 +13,16 @@ struct SignInThrottle: Sendable {
     let repository: any CheckinRepository
     let limits: EdgeLimits
 
-    static func accountKey(_ account: String) -> String { SignInKeys.account(account) }
-    static func pairKey(_ account: String, _ client: String) -> String { SignInKeys.pair(account, client) }
-
     /// Counts an attempt for `account` from `client` at `now`; false when it is refused.
     func admits(account: String, client: String, now: Date) async throws -> Bool {
         try await repository.takeHits(
             [
                 RateLimit(
-                    key: Self.pairKey(account, client), limit: limits.signInAttemptsPerAccountAndClient,
+                    key: SignInKeys.pair(account, client), limit: limits.signInAttemptsPerAccountAndClient,
                     window: limits.signInWindow),
                 RateLimit(
-                    key: Self.accountKey(account), limit: limits.signInAttemptsPerAccount, window: limits.signInWindow),
+                    key: SignInKeys.account(account), limit: limits.signInAttemptsPerAccount,
+                    window: limits.signInWindow),
                 RateLimit(
                     key: "sign-in:client:" + client, limit: limits.signInAttemptsPerClient,
                     window: limits.signInWindow),
@@ -33,19 +31,18 @@ struct SignInThrottle: Sendable {
 
     /// The attempts `account` has left from `client` before sign-in pauses there.
     func attemptsLeft(account: String, client: String, now: Date) async throws -> Int {
-        let used = try await repository.hitCount(key: Self.pairKey(account, client), at: now)
+        let used = try await repository.hitCount(key: SignInKeys.pair(account, client), at: now)
         return max(0, limits.signInAttemptsPerAccountAndClient - used)
     }
 
     /// A success forgets the account's count from this client (a stranger's elsewhere stays).
     func succeeded(account: String, client: String) async throws {
-        try await repository.forgetHits(key: Self.pairKey(account, client))
+        try await repository.forgetHits(key: SignInKeys.pair(account, client))
     }
 
     /// Forgets every count of the account, from every client (a success, or an operator's unlock).
     func unlock(account: String) async throws {
-        try await repository.forgetHits(key: Self.accountKey(account))
-        try await repository.forgetHits(keysStartingWith: Self.pairKey(account, ""))
+        try await SignInKeys.forgetAll(of: account, in: repository)
     }
 
     /// Counts a password-reset request from `client`: at most 10 an hour.
