@@ -28,7 +28,7 @@ enum FieldLevelModel {
         print("## Field-level AES-256-GCM with keyed search hashes: its parts, measured\n")
         print(
             table(
-                ["operation (OpenSSL, one call)", "p50 µs"],
+                ["operation (swift-crypto, one call)", "p50 µs"],
                 [
                     ["HMAC-SHA256 of a guest code (the lookup key)", us(hmac)],
                     ["AES-256-GCM seal, 24-byte field", us(seal)],
