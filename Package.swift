@@ -250,17 +250,17 @@ let package = Package(
 
         // The check-in server: the domain and its storage protocols (no C, no I/O), the SQLite repository on GRDB,
         // the PostgreSQL one on postgres-nio, the Hummingbird application.
-        .target(name: "CheckinCore", dependencies: ["PassFormat", "CSVReading"]),
+        .target(name: "CheckinCore", dependencies: ["PassFormat", "CSVReading", "EntryRules"]),
         .target(
             name: "CheckinSQLite",
             dependencies: [
-                "PassFormat", "CheckinCore", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
+                "PassFormat", "CheckinCore", "EntryRules", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(
             name: "CheckinPostgres",
             dependencies: [
-                "PassFormat",
+                "PassFormat", "EntryRules",
                 "CheckinCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
@@ -272,14 +272,14 @@ let package = Package(
         .target(
             name: "CheckinAdmin",
             dependencies: [
-                "PassFormat", "CheckinCore", "WireAPI", "CheckinWebhooks", "Cryptography", "SystemCalls",
+                "PassFormat", "CheckinCore", "EntryRules", "WireAPI", "CheckinWebhooks", "Cryptography", "SystemCalls",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .target(
             name: "CheckinServer",
             dependencies: [
-                "CheckinAdmin",
+                "CheckinAdmin", "EntryRules",
                 "BoundedNumbers", "PassFormat",
                 "WireAPI", "CheckinCore", "CheckinWebhooks", "SignedRecords", "Cryptography", "QREncoding",
                 "ImageFiles", "SystemCalls",
@@ -340,7 +340,7 @@ let package = Package(
         .target(
             name: "CheckinServerCommands",
             dependencies: [
-                "CheckinAdmin",
+                "CheckinAdmin", "EntryRules",
                 "PassFormat",
                 "CheckinServer", "CheckinSQLite", "CheckinPostgres", "CheckinCore", "WireAPI", "CheckinMail",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -422,7 +422,7 @@ let package = Package(
         .testTarget(
             name: "CheckinServerTests",
             dependencies: [
-                "CheckinAdmin",
+                "CheckinAdmin", "EntryRules",
                 "SystemCalls",
                 "SignedRecords",
                 "PassFormat",

@@ -1,4 +1,5 @@
 import CheckinCore
+import EntryRules
 import Foundation
 import PassFormat
 import WireAPI
@@ -210,8 +211,11 @@ public struct CheckinAdmin: Sendable {
 
     /// A new one-time enrolment code for a kiosk of the event's tenant: the text is returned once and only
     /// its SHA-256 is kept.
-    public func createEnrolmentCode(event: EventID, replacesDevice: String? = nil) async throws -> EnrolmentCodeAnswer {
+    public func createEnrolmentCode(
+        event: EventID, replacesDevice: String? = nil, list: ListID? = nil, direction: Direction = .entry
+    ) async throws -> EnrolmentCodeAnswer {
         let known = try await existingEvent(event)
+        if let list { _ = try await existingList(list, event: event) }
         let code = Secrets.newEnrolmentCode()
         let now = clock.now()
         let expires = now.addingTimeInterval(EnrolmentCode.lifetime)
@@ -219,13 +223,15 @@ public struct CheckinAdmin: Sendable {
             try await repository.createEnrolmentCode(
                 EnrolmentCode(
                     codeHash: Secrets.hash(enrolmentCode: code), tenant: known.tenant, event: event,
-                    replacesDevice: replacesDevice, createdAt: now, expiresAt: expires, createdBy: actor))
+                    replacesDevice: replacesDevice, createdAt: now, expiresAt: expires, createdBy: actor,
+                    gate: Gate(list: list, direction: direction)))
         } catch RepositoryError.notFound(let what) {
             throw Failure.notFound(what)
         }
         try await audit(
             known.tenant, "enrolment_code_created",
-            "for event \(event)" + (replacesDevice.map { ", replacing device \($0)" } ?? ""))
+            "for event \(event)" + (replacesDevice.map { ", replacing device \($0)" } ?? "")
+                + (list.map { ", check-in list \($0)" } ?? "") + (direction == .exit ? ", exit" : ""))
         return EnrolmentCodeAnswer(code: code, expiresAt: expires)
     }
 

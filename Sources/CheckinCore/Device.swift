@@ -1,3 +1,4 @@
+import EntryRules
 import Foundation
 import PassFormat
 
@@ -16,12 +17,15 @@ public struct Device: Equatable, Sendable {
     /// The latest heartbeat, if any.
     public var lastReport: DeviceReport?
     public var lastSeenAt: Date?
+    /// The list it serves and its direction (issue 51).
+    public var gate: Gate
 
     public init(
         id: String, tenant: TenantID, door: String, kioskVersion: String, queueEpoch: String,
         enrolledAt: Date, revoked: Bool = false, revokedAt: Date? = nil, lastReport: DeviceReport? = nil,
-        lastSeenAt: Date? = nil
+        lastSeenAt: Date? = nil, gate: Gate = .firstListEntry
     ) {
+        self.gate = gate
         self.id = id
         self.tenant = tenant
         self.door = door
@@ -93,11 +97,15 @@ public struct EnrolmentCode: Equatable, Sendable {
     public var usedAt: Date?
     /// Who made it: an organizer's e-mail address, or "admin" (the command line or the admin token).
     public var createdBy: String
+    /// The gate the device it enrols gets (issue 51).
+    public var gate: Gate
 
     public init(
         codeHash: String, tenant: TenantID, event: EventID, replacesDevice: String? = nil,
-        createdAt: Date, expiresAt: Date, usedAt: Date? = nil, createdBy: String = "admin"
+        createdAt: Date, expiresAt: Date, usedAt: Date? = nil, createdBy: String = "admin",
+        gate: Gate = .firstListEntry
     ) {
+        self.gate = gate
         self.createdBy = createdBy
         self.codeHash = codeHash
         self.tenant = tenant

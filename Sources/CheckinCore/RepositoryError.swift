@@ -12,4 +12,6 @@ public enum RepositoryError: Error, Equatable, Sendable {
     case duplicateGuest(String)
     /// An organizer's e-mail address that already has an account.
     case duplicateOrganizer(String)
+    /// A check-in list's name the event already has.
+    case duplicateList(String)
 }

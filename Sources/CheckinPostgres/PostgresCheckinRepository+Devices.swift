@@ -1,4 +1,5 @@
 import CheckinCore
+import EntryRules
 import Foundation
 import PassFormat
 import PostgresNIO
@@ -7,7 +8,8 @@ extension PostgresCheckinRepository {
     static let deviceColumns = """
         id, tenant_id, door, kiosk_version, queue_epoch, enrolled_at, revoked_at, last_seen_at, report_door,
         report_kiosk_version, report_pending, report_oldest_pending_at, report_roster_cursor,
-        report_roster_fetched_at, report_camera, report_clock_offset_ms, report_device_time, report_lan_peers
+        report_roster_fetched_at, report_camera, report_clock_offset_ms, report_device_time, report_lan_peers,
+        list_id, direction
         """
 
     static func device(_ row: PostgresRandomAccessRow) throws -> Device {
@@ -31,7 +33,10 @@ extension PostgresCheckinRepository {
             queueEpoch: try row["queue_epoch"].decode(String.self),
             enrolledAt: try row["enrolled_at"].decode(Date.self),
             revokedAt: try row["revoked_at"].decode(Date?.self), lastReport: report,
-            lastSeenAt: try row["last_seen_at"].decode(Date?.self))
+            lastSeenAt: try row["last_seen_at"].decode(Date?.self),
+            gate: Gate(
+                list: try row["list_id"].decode(Int64?.self).map { ListID(UInt32($0)) },
+                direction: Direction(rawValue: try row["direction"].decode(String.self)) ?? .entry))
     }
 
     public func createEnrolmentCode(_ code: EnrolmentCode) async throws {
@@ -51,9 +56,11 @@ extension PostgresCheckinRepository {
             try await connection.query(
                 """
                 INSERT INTO enrolment_code
-                    (code_hash, tenant_id, event_id, replaces_device, created_at, expires_at, created_by)
+                    (code_hash, tenant_id, event_id, replaces_device, created_at, expires_at, created_by, list_id,
+                    direction)
                 VALUES (\(code.codeHash), \(tenantId), \(Int64(code.event.rawValue)), \(code.replacesDevice),
-                    \(code.createdAt), \(code.expiresAt), \(code.createdBy))
+                    \(code.createdAt), \(code.expiresAt), \(code.createdBy), \(code.gate.list.map { Int64($0.rawValue) }),
+                    \(code.gate.direction.rawValue))
                 """, logger: logger)
         }
     }
@@ -63,7 +70,8 @@ extension PostgresCheckinRepository {
             // FOR UPDATE: two kiosks redeeming one code at once; the second sees it used.
             let codes = try await connection.query(
                 """
-                SELECT tenant_id, replaces_device, expires_at, used_at, device_id, redeem_nonce_hash
+                SELECT tenant_id, replaces_device, expires_at, used_at, device_id, redeem_nonce_hash, list_id,
+                    direction
                 FROM enrolment_code WHERE code_hash = \(enrolling.codeHash) FOR UPDATE
                 """, logger: logger
             ).collect()
@@ -88,6 +96,8 @@ extension PostgresCheckinRepository {
                 return try Self.device(row.makeRandomAccess())
             }
             let tenantId = try code["tenant_id"].decode(Int64.self)
+            let listId = try code["list_id"].decode(Int64?.self)
+            let direction = try code["direction"].decode(String.self)
             var deviceId = enrolling.newDeviceId
             var replacesDevice = try code["replaces_device"].decode(String?.self)
             if replacesDevice == nil, let hash = enrolling.replacesTokenHash {
@@ -104,7 +114,7 @@ extension PostgresCheckinRepository {
                 """
                 UPDATE device SET token_hash = \(enrolling.tokenHash), queue_epoch = \(enrolling.queueEpoch),
                     door = \(enrolling.door), kiosk_version = \(enrolling.kioskVersion), revoked_at = NULL,
-                    enrolled_at = \(time)
+                    enrolled_at = \(time), list_id = \(listId), direction = \(direction)
                 WHERE id = \(replacesDevice) RETURNING id
                 """, logger: logger
             ).collect()
@@ -113,9 +123,10 @@ extension PostgresCheckinRepository {
             } else {
                 try await connection.query(
                     """
-                    INSERT INTO device (id, tenant_id, door, kiosk_version, token_hash, queue_epoch, enrolled_at)
+                    INSERT INTO device (id, tenant_id, door, kiosk_version, token_hash, queue_epoch, enrolled_at,
+                        list_id, direction)
                     VALUES (\(deviceId), \(tenantId), \(enrolling.door), \(enrolling.kioskVersion),
-                        \(enrolling.tokenHash), \(enrolling.queueEpoch), \(time))
+                        \(enrolling.tokenHash), \(enrolling.queueEpoch), \(time), \(listId), \(direction))
                     """, logger: logger)
             }
             try await connection.query(

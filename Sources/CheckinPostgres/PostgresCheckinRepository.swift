@@ -88,7 +88,9 @@ public final class PostgresCheckinRepository: CheckinRepository {
                 RETURNING \(unescaped: Self.eventColumns)
                 """, logger: logger
             ).collect()
-            return try Self.event(inserted[0].makeRandomAccess())
+            let made = try Self.event(inserted[0].makeRandomAccess())
+            try await Self.insertFirstList(connection, event: Int64(made.id.rawValue), at: Date(), logger: logger)
+            return made
         }
     }
 

@@ -1,4 +1,5 @@
 import CheckinCore
+import EntryRules
 import Foundation
 import PassFormat
 
@@ -48,7 +49,8 @@ extension DeviceRow {
         return Device(
             id: id, tenant: TenantID(UInt32(tenantId)), door: door, kioskVersion: kioskVersion,
             queueEpoch: queueEpoch, enrolledAt: enrolledAt, revokedAt: revokedAt, lastReport: report,
-            lastSeenAt: lastSeenAt)
+            lastSeenAt: lastSeenAt,
+            gate: Gate(list: listId.map { ListID(UInt32($0)) }, direction: Direction(rawValue: direction) ?? .entry))
     }
 }
 

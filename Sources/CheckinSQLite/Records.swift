@@ -74,6 +74,9 @@ struct DeviceRow: SnakeCaseRecord {
     var reportDeviceTime: Date?
     /// A JSON array (migration 0012).
     var reportLanPeers: [String]?
+    /// The gate (migration 0013): NULL serves the event's first list.
+    var listId: Int64? = nil
+    var direction: String = "entry"
 
     enum Columns {
         static let tenantId = Column("tenant_id")
@@ -94,6 +97,9 @@ struct EnrolmentCodeRow: SnakeCaseRecord {
     var createdBy: String
     /// The SHA-256 of the nonce the kiosk redeemed the code with (migration 0006).
     var redeemNonceHash: String?
+    /// The gate the device gets (migration 0013).
+    var listId: Int64? = nil
+    var direction: String = "entry"
 }
 
 struct OrganizerRow: SnakeCaseRecord {

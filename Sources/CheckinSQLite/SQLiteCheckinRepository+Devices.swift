@@ -17,7 +17,8 @@ extension SQLiteCheckinRepository {
             try EnrolmentCodeRow(
                 codeHash: code.codeHash, tenantId: Int64(code.tenant.rawValue), eventId: Int64(code.event.rawValue),
                 replacesDevice: code.replacesDevice, createdAt: code.createdAt, expiresAt: code.expiresAt,
-                usedAt: nil, deviceId: nil, createdBy: code.createdBy
+                usedAt: nil, deviceId: nil, createdBy: code.createdBy,
+                listId: code.gate.list.map { Int64($0.rawValue) }, direction: code.gate.direction.rawValue
             ).insert(db)
         }
     }
@@ -59,12 +60,15 @@ extension SQLiteCheckinRepository {
                 device.kioskVersion = enrolling.kioskVersion
                 device.revokedAt = nil
                 device.enrolledAt = time
+                device.listId = code.listId
+                device.direction = code.direction
                 try device.update(db)
             } else {
                 device = DeviceRow(
                     id: enrolling.newDeviceId, tenantId: code.tenantId, door: enrolling.door,
                     kioskVersion: enrolling.kioskVersion, tokenHash: enrolling.tokenHash,
-                    queueEpoch: enrolling.queueEpoch, enrolledAt: time)
+                    queueEpoch: enrolling.queueEpoch, enrolledAt: time, listId: code.listId,
+                    direction: code.direction)
                 try device.insert(db)
             }
             code.usedAt = time

@@ -305,6 +305,31 @@ extension SQLiteCheckinRepository {
             // did not say.
             try db.execute(sql: "ALTER TABLE device ADD COLUMN report_lan_peers TEXT")
         }
+        migrator.registerMigration("0013 check-in lists and gates") { db in
+            // Issue 51: an event's lists (every event gets its first, covering every ticket type, so a setup
+            // made before lists keeps working), and the list and direction each device serves (NULL: the first).
+            try db.execute(
+                sql: """
+                    CREATE TABLE checkin_list (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        event_id INTEGER NOT NULL REFERENCES event(id),
+                        name TEXT NOT NULL,
+                        rules TEXT NOT NULL,
+                        capacity INTEGER,
+                        version INTEGER NOT NULL,
+                        created_at DATETIME NOT NULL,
+                        UNIQUE (event_id, name)
+                    );
+                    INSERT INTO checkin_list (event_id, name, rules, version, created_at)
+                        SELECT id, 'Main entrance', '{"allowsReentry":true}', 1, CURRENT_TIMESTAMP FROM event ORDER BY id;
+                    ALTER TABLE device ADD COLUMN list_id INTEGER REFERENCES checkin_list(id);
+                    ALTER TABLE device ADD COLUMN direction TEXT NOT NULL DEFAULT 'entry'
+                        CHECK (direction IN ('entry', 'exit'));
+                    ALTER TABLE enrolment_code ADD COLUMN list_id INTEGER REFERENCES checkin_list(id);
+                    ALTER TABLE enrolment_code ADD COLUMN direction TEXT NOT NULL DEFAULT 'entry'
+                        CHECK (direction IN ('entry', 'exit'));
+                    """)
+        }
         return migrator
     }
 }

@@ -104,6 +104,7 @@ public final class SQLiteCheckinRepository: CheckinRepository {
                 timeZone: event.timeZone)
             try row.insert(db)
             row.id = db.lastInsertedRowID
+            try Self.insertFirstList(db, event: row.event.id, at: Date())
             return row.event
         }
     }

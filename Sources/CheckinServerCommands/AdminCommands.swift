@@ -4,6 +4,7 @@ import CheckinCore
 import CheckinPostgres
 import CheckinSQLite
 import CheckinServer
+import EntryRules
 import Foundation
 import PassFormat
 import PostgresNIO
@@ -232,10 +233,15 @@ struct EnrolmentCode: AsyncParsableCommand {
     @Option(help: "The event's id (the kiosk gets its tenant's events).") var event: UInt32
     @Option(name: .customLong("replaces-device"), help: "Re-enrol this device (a replaced kiosk).") var replacesDevice:
         String?
+    @Option(help: "The check-in list the kiosk serves (see lists). Default: the event's first.") var list: UInt32?
+    @Option(help: "entry or exit: which way the kiosk lets guests through.") var direction = "entry"
 
     func run() async throws {
+        let direction = try SetGate.direction(direction)
         let answer = try await withAdmin(options) {
-            try await $0.createEnrolmentCode(event: EventID(event), replacesDevice: replacesDevice)
+            try await $0.createEnrolmentCode(
+                event: EventID(event), replacesDevice: replacesDevice, list: list.map(ListID.init), direction: direction
+            )
         }
         CommandIO.value(answer.code)
         note(

@@ -20,7 +20,7 @@ public struct CheckinServerCommand: AsyncParsableCommand {
             SetOrganizerPassword.self,
             Audit.self,
             SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self, Backup.self,
-            Restore.self, ImportQueue.self,
+            Restore.self, ImportQueue.self, CreateList.self, ChangeList.self, ListsCommand.self, SetGate.self,
         ])
 
     public init() {}

@@ -3,7 +3,7 @@ import struct Foundation.Date
 /// What a check-in list admits, beyond a valid pass of its event (issue 51; pretix's check-in list rules,
 /// alf.io's check-in window per category). Plain values: the door and the server evaluate the same rules with the
 /// same code (`decide`), each with its own clock.
-public struct ListRules: Sendable, Equatable, Codable {
+public struct ListRules: Sendable, Equatable {
     /// The ticket types admitted; nil admits every type.
     public var ticketTypes: Set<String>?
     /// The list opens at this instant (nil: always open until `closesAt`).

@@ -70,7 +70,14 @@ public struct GuestInput: Codable, Equatable, Sendable {
 
 public struct EnrolmentCodeRequest: Codable, Equatable, Sendable {
     public var replacesDevice: String?
-    public init(replacesDevice: String? = nil) { self.replacesDevice = replacesDevice }
+    /// The check-in list the kiosk will serve (absent: the event's first) and its direction (absent: `entry`).
+    public var list: UInt32?
+    public var direction: String?
+    public init(replacesDevice: String? = nil, list: UInt32? = nil, direction: String? = nil) {
+        self.replacesDevice = replacesDevice
+        self.list = list
+        self.direction = direction
+    }
 }
 
 /// A new enrolment code: shown once, the server keeps only its SHA-256.
@@ -94,5 +101,84 @@ public struct ImportAnswer: Codable, Equatable, Sendable {
         self.imported = imported
         self.updated = updated
         self.unchanged = unchanged
+    }
+}
+
+/// `ListInput`: what makes or changes a check-in list (issue 51). Absent rules do not limit.
+public struct ListInput: Codable, Equatable, Sendable {
+    public var name: String
+    /// The ticket types admitted; absent or empty: every type.
+    public var ticketTypes: [String]?
+    public var opensAt: Date?
+    public var closesAt: Date?
+    public var maxEntries: Int?
+    public var maxPerDay: Int?
+    public var minMinutesBetweenEntries: Int?
+    /// Whether a guest who left may come in again (absent: yes).
+    public var allowsReentry: Bool?
+    /// So many inside at once warns the organizer.
+    public var capacity: Int?
+
+    public init(
+        name: String, ticketTypes: [String]? = nil, opensAt: Date? = nil, closesAt: Date? = nil,
+        maxEntries: Int? = nil, maxPerDay: Int? = nil, minMinutesBetweenEntries: Int? = nil,
+        allowsReentry: Bool? = nil, capacity: Int? = nil
+    ) {
+        self.name = name
+        self.ticketTypes = ticketTypes
+        self.opensAt = opensAt
+        self.closesAt = closesAt
+        self.maxEntries = maxEntries
+        self.maxPerDay = maxPerDay
+        self.minMinutesBetweenEntries = minMinutesBetweenEntries
+        self.allowsReentry = allowsReentry
+        self.capacity = capacity
+    }
+}
+
+/// `ListInfo`: a check-in list as the admin API shows it.
+public struct ListInfo: Codable, Equatable, Sendable {
+    public var id: UInt32
+    public var event: UInt32
+    public var name: String
+    /// Absent: every ticket type.
+    public var ticketTypes: [String]?
+    public var opensAt: Date?
+    public var closesAt: Date?
+    public var maxEntries: Int?
+    public var maxPerDay: Int?
+    public var minMinutesBetweenEntries: Int?
+    public var allowsReentry: Bool
+    public var capacity: Int?
+    /// One more at each change; doors decide with the version they hold.
+    public var version: Int
+
+    public init(
+        id: UInt32, event: UInt32, name: String, ticketTypes: [String]?, opensAt: Date?, closesAt: Date?,
+        maxEntries: Int?, maxPerDay: Int?, minMinutesBetweenEntries: Int?, allowsReentry: Bool, capacity: Int?,
+        version: Int
+    ) {
+        self.id = id
+        self.event = event
+        self.name = name
+        self.ticketTypes = ticketTypes
+        self.opensAt = opensAt
+        self.closesAt = closesAt
+        self.maxEntries = maxEntries
+        self.maxPerDay = maxPerDay
+        self.minMinutesBetweenEntries = minMinutesBetweenEntries
+        self.allowsReentry = allowsReentry
+        self.capacity = capacity
+        self.version = version
+    }
+}
+
+/// `GateInput`: the list a device serves and its direction (`entry` or `exit`); absent list: the event's first.
+public struct GateInput: Codable, Equatable, Sendable {
+    public var list: UInt32?
+    public var direction: String?
+    public init(list: UInt32? = nil, direction: String? = nil) {
+        self.list = list
+        self.direction = direction
     }
 }

@@ -216,6 +216,49 @@ struct OpenAPIContractTests {
             client, Op(path: "/v1/admin/events/{eventId}/devices", method: "GET"),
             uri: "/v1/admin/events/\(event)/devices", headers: admin, expect: 200)
 
+        // Check-in lists and gates (issue 51).
+        let lists = Op(path: "/v1/admin/events/{eventId}/lists", method: "POST")
+        let made = try APICoding.decoder().decode(
+            ListInfo.self,
+            from: Data(
+                try await checker.send(
+                    client, lists, uri: "/v1/admin/events/\(event)/lists", headers: admin,
+                    body: try encode(
+                        ListInput(name: "VIP lounge", ticketTypes: ["VIP"], maxPerDay: 1, allowsReentry: false)),
+                    expect: 201)))
+        _ = try await checker.send(
+            client, lists, uri: "/v1/admin/events/\(event)/lists", headers: admin,
+            body: try encode(
+                ListInput(
+                    name: "Bad", opensAt: Date(timeIntervalSince1970: 10), closesAt: Date(timeIntervalSince1970: 0))),
+            expect: 400)
+        _ = try await checker.send(
+            client, lists, uri: "/v1/admin/events/999/lists", headers: admin, body: try encode(ListInput(name: "X")),
+            expect: 404)
+        _ = try await checker.send(
+            client, Op(path: "/v1/admin/events/{eventId}/lists", method: "GET"),
+            uri: "/v1/admin/events/\(event)/lists", headers: admin, expect: 200)
+        let change = Op(path: "/v1/admin/events/{eventId}/lists/{listId}", method: "PUT")
+        _ = try await checker.send(
+            client, change, uri: "/v1/admin/events/\(event)/lists/\(made.id)", headers: admin,
+            body: try encode(ListInput(name: "VIP lounge", capacity: 40)), expect: 200)
+        _ = try await checker.send(
+            client, change, uri: "/v1/admin/events/\(event)/lists/\(made.id)", headers: admin,
+            body: try encode(ListInput(name: CheckInList.firstName)), expect: 400)
+        _ = try await checker.send(
+            client, change, uri: "/v1/admin/events/\(event)/lists/99999", headers: admin,
+            body: try encode(ListInput(name: "VIP lounge")), expect: 404)
+        let gate = Op(path: "/v1/admin/events/{eventId}/devices/{deviceId}/gate", method: "PUT")
+        _ = try await checker.send(
+            client, gate, uri: "/v1/admin/events/\(event)/devices/\(enrolment.deviceId)/gate", headers: admin,
+            body: try encode(GateInput(list: made.id, direction: "exit")), expect: 200)
+        _ = try await checker.send(
+            client, gate, uri: "/v1/admin/events/\(event)/devices/nosuchdevice/gate", headers: admin,
+            body: try encode(GateInput()), expect: 404)
+        _ = try await checker.send(
+            client, codes, uri: "/v1/admin/events/\(event)/enrolment-codes", headers: admin,
+            body: try encode(EnrolmentCodeRequest(list: made.id, direction: "exit")), expect: 201)
+
         // The organizer's own system, through a signed webhook.
         let webhook = Op(path: "/v1/webhooks/tenants/{tenantId}/guests", method: "POST")
         let secret = try await h.admin.newWebhookSecret(tenant: TenantID(tenantID))

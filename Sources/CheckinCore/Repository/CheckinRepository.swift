@@ -12,6 +12,7 @@ public protocol CheckinRepository:
     GuestRepository,
     RosterRepository,
     DeviceRepository,
+    ListRepository,
     ScanRepository,
     IssuanceRepository,
     WebhookRepository,

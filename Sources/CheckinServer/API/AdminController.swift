@@ -1,5 +1,6 @@
 import CheckinAdmin
 import CheckinCore
+import EntryRules
 import Foundation
 import Hummingbird
 import PassFormat
@@ -21,6 +22,43 @@ struct AdminController {
         group.post("events/:eventId/enrolment-codes", use: createEnrolmentCode)
         group.get("events/:eventId/export", use: export)
         group.get("events/:eventId/devices", use: devices)
+        group.post("events/:eventId/lists", use: createList)
+        group.get("events/:eventId/lists", use: lists)
+        group.put("events/:eventId/lists/:listId", use: updateList)
+        group.put("events/:eventId/devices/:deviceId/gate", use: setGate)
+    }
+
+    @Sendable func createList(_ request: Request, context: ServerContext) async throws -> Response {
+        let event = try Self.id(context.parameters.get("eventId"))
+        let input = try await request.decodeJSON(ListInput.self, context: context)
+        let list = try await mapped { try await admin.createList(input, event: EventID(event)) }
+        return try Response.json(ListInfo(list), status: .created)
+    }
+
+    @Sendable func lists(_ request: Request, context: ServerContext) async throws -> Response {
+        let event = try Self.id(context.parameters.get("eventId"))
+        let lists = try await mapped { try await admin.lists(event: EventID(event)) }
+        return try Response.json(lists.map(ListInfo.init))
+    }
+
+    @Sendable func updateList(_ request: Request, context: ServerContext) async throws -> Response {
+        let event = try Self.id(context.parameters.get("eventId"))
+        let list = try Self.id(context.parameters.get("listId"))
+        let input = try await request.decodeJSON(ListInput.self, context: context)
+        let changed = try await mapped { try await admin.updateList(ListID(list), input, event: EventID(event)) }
+        return try Response.json(ListInfo(changed))
+    }
+
+    @Sendable func setGate(_ request: Request, context: ServerContext) async throws -> Response {
+        let event = try Self.id(context.parameters.get("eventId"))
+        let device = context.parameters.get("deviceId") ?? ""
+        let input = try await request.decodeJSON(GateInput.self, context: context)
+        let gate = try await mapped {
+            try await admin.setGate(
+                device: device, event: EventID(event), list: input.list.map(ListID.init),
+                direction: try CheckinAdmin.direction(input.direction))
+        }
+        return try Response.json(GateInput(list: gate.list?.rawValue, direction: gate.direction.rawValue))
     }
 
     @Sendable func createTenant(_ request: Request, context: ServerContext) async throws -> Response {
@@ -67,7 +105,9 @@ struct AdminController {
             body = try decodeAPIJSON(EnrolmentCodeRequest.self, from: buffer)
         }
         let answer = try await mapped { [body] in
-            try await admin.createEnrolmentCode(event: EventID(event), replacesDevice: body.replacesDevice)
+            try await admin.createEnrolmentCode(
+                event: EventID(event), replacesDevice: body.replacesDevice, list: body.list.map(ListID.init),
+                direction: try CheckinAdmin.direction(body.direction))
         }
         return try Response.json(answer, status: .created)
     }
