@@ -134,7 +134,7 @@ public struct CheckinAdmin: Sendable {
     public func addGuest(_ input: GuestInput, event: EventID) async throws -> Guest {
         let known = try await existingEvent(event)
         if let problem = GuestFields.problem(
-            name: input.name, email: input.email, phone: input.phone, accessType: input.accessType,
+            name: input.name, email: input.email, phone: input.phone, ticketType: input.givenTicketType,
             note: input.checkInNote, arrivalAlert: input.arrivalAlert)
         {
             throw Failure.invalid(problem)
@@ -143,14 +143,14 @@ public struct CheckinAdmin: Sendable {
         guard (1...99).contains(partySize) else { throw Failure.invalid("party size \(partySize) is not from 1 to 99") }
         let guest = NewGuest(
             name: input.name, email: input.email, phone: input.phone, partySize: partySize,
-            accessType: input.accessType, checkInNote: input.checkInNote,
+            ticketType: input.givenTicketType, checkInNote: input.checkInNote,
             arrivalAlert: input.arrivalAlert)
         let added = try await repository.addGuests([guest], event: event, at: clock.now())[0]
         try await audit(known.tenant, "guest_added", "guest \(added.id.text) to event \(event)")
         return added
     }
 
-    /// Gives a guest new values (name, e-mail, phone, party size, access type, note, arrival alert), checked as
+    /// Gives a guest new values (name, e-mail, phone, party size, ticket type, note, arrival alert), checked as
     /// a new guest's are: kiosks learn them with their next delta. The pass stays the same (it names the guest's
     /// id, not the name).
     public func editGuest(_ code: String, _ input: GuestInput, event: EventID) async throws -> Guest {
@@ -159,7 +159,7 @@ public struct CheckinAdmin: Sendable {
             throw Failure.notFound("guest \(code) in event \(event)")
         }
         if let problem = GuestFields.problem(
-            name: input.name, email: input.email, phone: input.phone, accessType: input.accessType,
+            name: input.name, email: input.email, phone: input.phone, ticketType: input.givenTicketType,
             note: input.checkInNote, arrivalAlert: input.arrivalAlert)
         {
             throw Failure.invalid(problem)
@@ -168,7 +168,7 @@ public struct CheckinAdmin: Sendable {
         guard (1...99).contains(partySize) else { throw Failure.invalid("party size \(partySize) is not from 1 to 99") }
         let values = NewGuest(
             id: id, name: input.name.trimmingCharacters(in: .whitespaces), email: input.email, phone: input.phone,
-            partySize: partySize, accessType: input.accessType, checkInNote: input.checkInNote,
+            partySize: partySize, ticketType: input.givenTicketType, checkInNote: input.checkInNote,
             arrivalAlert: input.arrivalAlert, status: current.status)
         do {
             let (_, updated) = try await repository.importGuests(

@@ -13,7 +13,7 @@ public struct Guest: Equatable, Sendable {
     public var email: String?
     public var phone: String?
     public var partySize: Int
-    public var accessType: String?
+    public var ticketType: String?
     public var checkInNote: String?
     public var arrivalAlert: String?
     public var status: GuestState
@@ -24,7 +24,7 @@ public struct Guest: Equatable, Sendable {
 
     public init(
         id: GuestID, event: EventID, name: String, email: String? = nil, phone: String? = nil,
-        partySize: Int = 1, accessType: String? = nil, checkInNote: String? = nil,
+        partySize: Int = 1, ticketType: String? = nil, checkInNote: String? = nil,
         arrivalAlert: String? = nil, status: GuestState = .active, version: Int64 = 1,
         checkIn: CheckInSummary? = nil
     ) {
@@ -34,7 +34,7 @@ public struct Guest: Equatable, Sendable {
         self.email = email
         self.phone = phone
         self.partySize = partySize
-        self.accessType = accessType
+        self.ticketType = ticketType
         self.checkInNote = checkInNote
         self.arrivalAlert = arrivalAlert
         self.status = status
@@ -50,7 +50,7 @@ public struct NewGuest: Equatable, Sendable {
     public var email: String?
     public var phone: String?
     public var partySize: Int
-    public var accessType: String?
+    public var ticketType: String?
     public var checkInNote: String?
     public var arrivalAlert: String?
     /// `cancelled` imports a tombstone (a roster exported with its cancellations).
@@ -58,7 +58,7 @@ public struct NewGuest: Equatable, Sendable {
 
     public init(
         id: GuestID = .random(), name: String, email: String? = nil, phone: String? = nil,
-        partySize: Int = 1, accessType: String? = nil, checkInNote: String? = nil,
+        partySize: Int = 1, ticketType: String? = nil, checkInNote: String? = nil,
         arrivalAlert: String? = nil, status: GuestState = .active
     ) {
         self.id = id
@@ -66,7 +66,7 @@ public struct NewGuest: Equatable, Sendable {
         self.email = email
         self.phone = phone
         self.partySize = partySize
-        self.accessType = accessType
+        self.ticketType = ticketType
         self.checkInNote = checkInNote
         self.arrivalAlert = arrivalAlert
         self.status = status

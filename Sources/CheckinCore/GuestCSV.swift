@@ -7,7 +7,7 @@ import PassFormat
 /// Windows-1252, UTF-16 and NUL bytes are refused with their line), lines ending in LF, CRLF or a lone CR.
 ///
 /// The first line names the columns: `name` is required; `guest_id` (or `code`), `email`, `phone`,
-/// `party_size`, `access_type`, `notes` (or `check_in_note`), `arrival_alert` and `status` (`active` or `cancelled`)
+/// `party_size`, `ticket_type` (or its older name `access_type`), `notes` (or `check_in_note`), `arrival_alert` and `status` (`active` or `cancelled`)
 /// are optional. A missing or empty `guest_id` gets a random one. Every bad line is reported with its number
 /// (the line where its record starts), and then nothing is imported.
 public enum GuestCSV {
@@ -24,7 +24,8 @@ public enum GuestCSV {
     }
 
     public static let columns: Set<String> = [
-        "guest_id", "code", "name", "email", "phone", "party_size", "access_type", "notes", "check_in_note",
+        "guest_id", "code", "name", "email", "phone", "party_size", "ticket_type", "access_type", "notes",
+        "check_in_note",
         "arrival_alert", "status",
     ]
 
@@ -153,11 +154,12 @@ public enum GuestCSV {
             }
             guest.email = value["email"]
             guest.phone = value["phone"]
-            guest.accessType = value["access_type"]
+            // `access_type` is the column's name from before ticket types (issue 51).
+            guest.ticketType = value["ticket_type"] ?? value["access_type"]
             guest.checkInNote = value["notes"] ?? value["check_in_note"]
             guest.arrivalAlert = value["arrival_alert"]
             if let problem = GuestFields.problem(
-                name: name, email: guest.email, phone: guest.phone, accessType: guest.accessType,
+                name: name, email: guest.email, phone: guest.phone, ticketType: guest.ticketType,
                 note: guest.checkInNote, arrivalAlert: guest.arrivalAlert)
             {
                 problems.append(Problem(line: record.line, message: problem))

@@ -6,12 +6,12 @@ import Foundation
 public enum GuestFields {
     public static let maximumNameLength = 200
     public static let maximumPhoneLength = 40
-    /// The access type, the check-in note and the arrival alert.
+    /// The ticket type, the check-in note and the arrival alert.
     public static let maximumTextLength = 500
 
     /// What is wrong with the fields, naming the field and what to do; nil when they are fine.
     public static func problem(
-        name: String, email: String?, phone: String?, accessType: String? = nil, note: String? = nil,
+        name: String, email: String?, phone: String?, ticketType: String? = nil, note: String? = nil,
         arrivalAlert: String? = nil
     ) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -26,7 +26,7 @@ public enum GuestFields {
         if let phone, phone.count > maximumPhoneLength {
             return "the phone number has \(phone.count) characters; at most \(maximumPhoneLength)"
         }
-        for (field, text) in [("access type", accessType), ("check-in note", note), ("arrival alert", arrivalAlert)] {
+        for (field, text) in [("ticket type", ticketType), ("check-in note", note), ("arrival alert", arrivalAlert)] {
             if let text, text.count > maximumTextLength {
                 return "the \(field) has \(text.count) characters; at most \(maximumTextLength)"
             }

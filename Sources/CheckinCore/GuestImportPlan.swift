@@ -65,7 +65,7 @@ public struct GuestImportPlan: Equatable, Sendable {
     /// Whether the file's values differ from what the guest has (the status is left to cancel and restore).
     static func differs(_ guest: Guest, _ values: NewGuest) -> Bool {
         guest.name != values.name || guest.email != values.email || guest.phone != values.phone
-            || guest.partySize != values.partySize || guest.accessType != values.accessType
+            || guest.partySize != values.partySize || guest.ticketType != values.ticketType
             || guest.checkInNote != values.checkInNote || guest.arrivalAlert != values.arrivalAlert
     }
 }

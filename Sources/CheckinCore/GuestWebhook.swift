@@ -10,20 +10,20 @@ public struct ExternalGuest: Equatable, Sendable {
     public var email: String?
     public var phone: String?
     public var partySize: Int
-    public var accessType: String?
+    public var ticketType: String?
     public var checkInNote: String?
     public var arrivalAlert: String?
 
     public init(
         reference: String, name: String, email: String? = nil, phone: String? = nil, partySize: Int = 1,
-        accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil
+        ticketType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil
     ) {
         self.reference = reference
         self.name = name
         self.email = email
         self.phone = phone
         self.partySize = partySize
-        self.accessType = accessType
+        self.ticketType = ticketType
         self.checkInNote = checkInNote
         self.arrivalAlert = arrivalAlert
     }
@@ -37,7 +37,7 @@ extension ExternalGuest {
         updated.email = email
         updated.phone = phone
         updated.partySize = partySize
-        updated.accessType = accessType
+        updated.ticketType = ticketType
         updated.checkInNote = checkInNote
         updated.arrivalAlert = arrivalAlert
         return updated

@@ -26,7 +26,7 @@ extension PostgresCheckinRepository {
             event: EventID(UInt32(try row["event_id"].decode(Int64.self))), name: try row["name"].decode(String.self),
             email: try row["email"].decode(String?.self), phone: try row["phone"].decode(String?.self),
             partySize: Int(try row["party_size"].decode(Int64.self)),
-            accessType: try row["access_type"].decode(String?.self),
+            ticketType: try row["access_type"].decode(String?.self),
             checkInNote: try row["check_in_note"].decode(String?.self),
             arrivalAlert: try row["arrival_alert"].decode(String?.self),
             status: GuestState(rawValue: try row["status"].decode(String.self)) ?? .active,
@@ -50,7 +50,7 @@ extension PostgresCheckinRepository {
                 let changed = try await connection.query(
                     """
                     UPDATE guest SET name = \(values.name), email = \(values.email), phone = \(values.phone),
-                        party_size = \(Int64(values.partySize)), access_type = \(values.accessType),
+                        party_size = \(Int64(values.partySize)), access_type = \(values.ticketType),
                         check_in_note = \(values.checkInNote), arrival_alert = \(values.arrivalAlert)
                     WHERE event_id = \(Int64(event.rawValue)) AND id = \(update.id.text) RETURNING id
                     """, logger: logger
@@ -78,7 +78,7 @@ extension PostgresCheckinRepository {
                 INSERT INTO guest AS g (event_id, id, name, email, phone, party_size, access_type, check_in_note,
                     arrival_alert, status, version, change_xid, change_seq, updated_at)
                 VALUES (\(eventId), \(guest.id.text), \(guest.name), \(guest.email), \(guest.phone),
-                    \(Int64(guest.partySize)), \(guest.accessType), \(guest.checkInNote), \(guest.arrivalAlert),
+                    \(Int64(guest.partySize)), \(guest.ticketType), \(guest.checkInNote), \(guest.arrivalAlert),
                     \(guest.status.rawValue), 1, pg_current_xact_id()::text::bigint, nextval('change_sequence'),
                     \(time))
                 ON CONFLICT (event_id, id) DO NOTHING

@@ -71,7 +71,7 @@ extension PostgresCheckinRepository {
                     INSERT INTO guest AS g (event_id, id, name, email, phone, party_size, access_type, check_in_note,
                         arrival_alert, status, version, change_xid, change_seq, updated_at, external_ref)
                     VALUES (\(eventId), \(id.text), \(external.name), \(external.email), \(external.phone),
-                        \(Int64(external.partySize)), \(external.accessType), \(external.checkInNote),
+                        \(Int64(external.partySize)), \(external.ticketType), \(external.checkInNote),
                         \(external.arrivalAlert), 'active', 1, pg_current_xact_id()::text::bigint,
                         nextval('change_sequence'), \(time), \(external.reference))
                     RETURNING g.event_id, g.id, g.name, g.email, g.phone, g.party_size, g.access_type,
@@ -92,7 +92,7 @@ extension PostgresCheckinRepository {
             try await connection.query(
                 """
                 UPDATE guest SET name = \(updated.name), email = \(updated.email), phone = \(updated.phone),
-                    party_size = \(Int64(updated.partySize)), access_type = \(updated.accessType),
+                    party_size = \(Int64(updated.partySize)), access_type = \(updated.ticketType),
                     check_in_note = \(updated.checkInNote), arrival_alert = \(updated.arrivalAlert)
                 WHERE event_id = \(eventId) AND id = \(id.text)
                 """, logger: logger)

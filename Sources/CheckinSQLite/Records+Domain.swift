@@ -22,7 +22,7 @@ extension GuestRow {
     init(_ guest: NewGuest, event: EventID, changeSeq: Int64, at time: Date) {
         self.init(
             eventId: Int64(event.rawValue), id: guest.id.text, name: guest.name, email: guest.email,
-            phone: guest.phone, partySize: guest.partySize, accessType: guest.accessType,
+            phone: guest.phone, partySize: guest.partySize, accessType: guest.ticketType,
             checkInNote: guest.checkInNote, arrivalAlert: guest.arrivalAlert,
             status: guest.status.rawValue, version: 1, changeSeq: changeSeq, updatedAt: time)
     }
@@ -30,7 +30,7 @@ extension GuestRow {
     func guest(checkIn: CheckInRow?) -> Guest {
         Guest(
             id: GuestID(text: id)!, event: EventID(UInt32(eventId)), name: name, email: email, phone: phone,
-            partySize: partySize, accessType: accessType, checkInNote: checkInNote, arrivalAlert: arrivalAlert,
+            partySize: partySize, ticketType: accessType, checkInNote: checkInNote, arrivalAlert: arrivalAlert,
             status: GuestState(rawValue: status) ?? .active, version: version,
             checkIn: checkIn.map(\.checkIn.summary))
     }

@@ -13,7 +13,7 @@ struct RosterRow {
     var email: String?
     var phone: String?
     var partySize: Int
-    var accessType: String?
+    var ticketType: String?
     var checkInNote: String?
     var arrivalAlert: String?
     var status: String
@@ -35,7 +35,7 @@ struct RosterRow {
             rows.append(
                 RosterRow(
                     id: row[index.id], name: row[index.name], email: row[index.email], phone: row[index.phone],
-                    partySize: row[index.partySize], accessType: row[index.accessType],
+                    partySize: row[index.partySize], ticketType: row[index.ticketType],
                     checkInNote: row[index.checkInNote], arrivalAlert: row[index.arrivalAlert],
                     status: row[index.status], version: row[index.version], changeSeq: row[index.changeSeq]))
         }
@@ -45,13 +45,13 @@ struct RosterRow {
     func guest(event: EventID, checkIn: CheckInSummary?) -> Guest {
         Guest(
             id: GuestID(text: id)!, event: event, name: name, email: email, phone: phone, partySize: partySize,
-            accessType: accessType, checkInNote: checkInNote, arrivalAlert: arrivalAlert,
+            ticketType: ticketType, checkInNote: checkInNote, arrivalAlert: arrivalAlert,
             status: GuestState(rawValue: status) ?? .active, version: version, checkIn: checkIn)
     }
 
     /// Where each column of `selection` is in the statement's result.
     struct ColumnIndexes {
-        let id, name, email, phone, partySize, accessType, checkInNote, arrivalAlert, status, version, changeSeq: Int
+        let id, name, email, phone, partySize, ticketType, checkInNote, arrivalAlert, status, version, changeSeq: Int
 
         init(_ statement: Statement) throws {
             func index(_ column: String) throws -> Int {
@@ -65,7 +65,7 @@ struct RosterRow {
             email = try index("email")
             phone = try index("phone")
             partySize = try index("party_size")
-            accessType = try index("access_type")
+            ticketType = try index("access_type")
             checkInNote = try index("check_in_note")
             arrivalAlert = try index("arrival_alert")
             status = try index("status")

@@ -141,7 +141,7 @@ enum GuestAndCheckIn {
         let email = try index("email")
         let phone = try index("phone")
         let partySize = try index("party_size")
-        let accessType = try index("access_type")
+        let ticketType = try index("access_type")
         let checkInNote = try index("check_in_note")
         let arrivalAlert = try index("arrival_alert")
         let status = try index("status")
@@ -155,7 +155,7 @@ enum GuestAndCheckIn {
         }
         let guest = Guest(
             id: id, event: event, name: row[name], email: row[email], phone: row[phone], partySize: row[partySize],
-            accessType: row[accessType], checkInNote: row[checkInNote], arrivalAlert: row[arrivalAlert],
+            ticketType: row[ticketType], checkInNote: row[checkInNote], arrivalAlert: row[arrivalAlert],
             status: GuestState(rawValue: row[status]) ?? .active, version: row[version], checkIn: checkIn?.summary)
         return (guest, checkIn)
     }

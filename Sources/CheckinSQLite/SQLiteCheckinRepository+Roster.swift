@@ -23,7 +23,7 @@ extension SQLiteCheckinRepository {
                         WHERE event_id = ? AND id = ?
                         """,
                     arguments: [
-                        values.name, values.email, values.phone, values.partySize, values.accessType,
+                        values.name, values.email, values.phone, values.partySize, values.ticketType,
                         values.checkInNote, values.arrivalAlert, Int64(event.rawValue), update.id.text,
                     ])
                 guard db.changesCount == 1 else { throw RepositoryError.notFound("guest \(update.id.text)") }

@@ -53,7 +53,7 @@ extension SQLiteCheckinRepository {
             guard let id = try guestID(db, reference: external.reference, event: event) else {
                 let new = NewGuest(
                     name: external.name, email: external.email, phone: external.phone, partySize: external.partySize,
-                    accessType: external.accessType, checkInNote: external.checkInNote,
+                    ticketType: external.ticketType, checkInNote: external.checkInNote,
                     arrivalAlert: external.arrivalAlert)
                 var row = GuestRow(new, event: event, changeSeq: try nextChange(db), at: time)
                 row.status = GuestState.active.rawValue
@@ -77,7 +77,7 @@ extension SQLiteCheckinRepository {
                         check_in_note = ?, arrival_alert = ? WHERE event_id = ? AND id = ?
                     """,
                 arguments: [
-                    updated.name, updated.email, updated.phone, updated.partySize, updated.accessType,
+                    updated.name, updated.email, updated.phone, updated.partySize, updated.ticketType,
                     updated.checkInNote, updated.arrivalAlert, eventId, id.text,
                 ])
             try touchGuest(db, id, event: event, at: time)

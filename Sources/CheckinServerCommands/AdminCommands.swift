@@ -165,7 +165,7 @@ struct ImportGuests: AsyncParsableCommand {
         commandName: "import-guests",
         abstract: "Import guests from CSV (RFC 4180); a bad line is reported with its number and nothing is imported.",
         discussion:
-            "Columns: name (required), guest_id, email, phone, party_size, access_type, notes, arrival_alert, status.")
+            "Columns: name (required), guest_id, email, phone, party_size, ticket_type, notes, arrival_alert, status.")
     @OptionGroup var options: DatabaseOption
     @Option(help: "The event's id.") var event: UInt32
     @Option(help: "The CSV file.") var csv: String
@@ -193,13 +193,16 @@ struct AddGuest: AsyncParsableCommand {
     @Option var email: String?
     @Option var phone: String?
     @Option(name: .customLong("party-size")) var partySize = 1
-    @Option(name: .customLong("access-type")) var accessType: String?
+    @Option(
+        name: [.customLong("ticket-type"), .customLong("access-type", withSingleDash: false)],
+        help: "The guest's ticket type (General, VIP): check-in lists admit by it.")
+    var ticketType: String?
     @Option(help: "The check-in note shown at the door.") var note: String?
     @Option(name: .customLong("arrival-alert")) var arrivalAlert: String?
 
     func run() async throws {
         let input = GuestInput(
-            name: name, email: email, phone: phone, partySize: partySize, accessType: accessType,
+            name: name, email: email, phone: phone, partySize: partySize, ticketType: ticketType,
             checkInNote: note, arrivalAlert: arrivalAlert)
         let guest = try await withAdmin(options) { try await $0.addGuest(input, event: EventID(event)) }
         CommandIO.value(guest.id.text)

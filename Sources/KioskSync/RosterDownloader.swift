@@ -157,7 +157,7 @@ public struct RosterDownloader: Sendable {
             guard
                 let guest = RosterGuest(
                     serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
-                    partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                    partySize: record.partySize, ticketType: record.ticketType, checkInNote: record.checkInNote,
                     arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled)
             else {
                 invalid += 1
@@ -183,7 +183,7 @@ public struct RosterDownloader: Sendable {
                 let signature = record.signature.flatMap({ Data(base64Encoded: $0) }),
                 let guest = RosterGuest(
                     serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
-                    partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                    partySize: record.partySize, ticketType: record.ticketType, checkInNote: record.checkInNote,
                     arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled)
             else { return nil }
             return GuestNotice(keyID: keyID, guest: guest, version: record.version, signature: Array(signature))

@@ -56,15 +56,15 @@ public struct GuestSummary: Hashable, Sendable {
 }
 
 extension RosterGuest {
-    /// A server's roster row as the kiosk keeps it: the notes join the access type, the check-in note and the
+    /// A server's roster row as the kiosk keeps it: the notes join the ticket type, the check-in note and the
     /// arrival alert, the party size is held to `partySizes`. The server signs what this makes (`GuestNotice`),
     /// so the kiosk and the server make it alike. Nil when `id` is not a pass code.
     public init?(
         serverRow id: String, tenant: TenantID, event: EventID, name: String, email: String?, partySize: Int,
-        accessType: String?, checkInNote: String?, arrivalAlert: String?, cancelled: Bool
+        ticketType: String?, checkInNote: String?, arrivalAlert: String?, cancelled: Bool
     ) {
         guard let guest = GuestID(text: id) else { return nil }
-        let notes = [accessType, checkInNote, arrivalAlert.map { "ALERT: \($0)" }]
+        let notes = [ticketType, checkInNote, arrivalAlert.map { "ALERT: \($0)" }]
             .compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " · ")
         self.init(
             guest: guest, tenant: tenant, event: event, name: name, email: email ?? "",

@@ -25,13 +25,18 @@ public struct GuestWebhookData: Codable, Equatable, Sendable {
     public var email: String?
     public var phone: String?
     public var partySize: Int?
-    public var accessType: String?
+    public var ticketType: String?
     public var checkInNote: String?
     public var arrivalAlert: String?
+    /// The ticket type under its name from before ticket types (issue 51), still read; `ticketType` wins.
+    public var accessType: String?
+
+    /// The ticket type given, under either name.
+    public var givenTicketType: String? { ticketType ?? accessType }
 
     public init(
         eventId: UInt32, reference: String, name: String? = nil, email: String? = nil, phone: String? = nil,
-        partySize: Int? = nil, accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil
+        partySize: Int? = nil, ticketType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil
     ) {
         self.eventId = eventId
         self.reference = reference
@@ -39,7 +44,7 @@ public struct GuestWebhookData: Codable, Equatable, Sendable {
         self.email = email
         self.phone = phone
         self.partySize = partySize
-        self.accessType = accessType
+        self.ticketType = ticketType
         self.checkInNote = checkInNote
         self.arrivalAlert = arrivalAlert
     }

@@ -72,7 +72,7 @@ struct JSONReader {
         var email: String?
         var phone: String?
         var partySize: Int?
-        var accessType: String?
+        var ticketType: String?
         var checkInNote: String?
         var arrivalAlert: String?
         var status: GuestStatus?
@@ -87,7 +87,8 @@ struct JSONReader {
             case "email": email = try reader.optionalString()
             case "phone": phone = try reader.optionalString()
             case "partySize": partySize = Int(try reader.int())
-            case "accessType": accessType = try reader.optionalString()
+            // `accessType`: the field's name from before ticket types (issue 51).
+            case "ticketType", "accessType": ticketType = try reader.optionalString()
             case "checkInNote": checkInNote = try reader.optionalString()
             case "arrivalAlert": arrivalAlert = try reader.optionalString()
             case "status":
@@ -105,7 +106,7 @@ struct JSONReader {
             throw failure("a guest without id, name, partySize, status or version")
         }
         return GuestRecord(
-            id: id, name: name, email: email, phone: phone, partySize: partySize, accessType: accessType,
+            id: id, name: name, email: email, phone: phone, partySize: partySize, ticketType: ticketType,
             checkInNote: checkInNote, arrivalAlert: arrivalAlert, status: status, version: version, checkIn: checkIn,
             signature: signature, signedBy: signedBy)
     }

@@ -29,7 +29,6 @@ extension RosterPage {
 extension GuestRecord {
     func write(to json: inout JSONText) {
         json.open()
-        if let accessType { json.field("accessType", accessType) }
         if let arrivalAlert { json.field("arrivalAlert", arrivalAlert) }
         if let checkIn {
             json.key("checkIn")
@@ -44,6 +43,7 @@ extension GuestRecord {
         if let signature { json.field("signature", signature) }
         if let signedBy { json.field("signedBy", Int64(signedBy)) }
         json.field("status", status.rawValue)
+        if let ticketType { json.field("ticketType", ticketType) }
         json.field("version", version)
         json.close()
     }

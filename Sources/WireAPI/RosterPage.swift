@@ -8,7 +8,7 @@ public struct GuestRecord: Codable, Equatable, Sendable {
     public var email: String?
     public var phone: String?
     public var partySize: Int
-    public var accessType: String?
+    public var ticketType: String?
     public var checkInNote: String?
     public var arrivalAlert: String?
     public var status: GuestStatus
@@ -24,7 +24,7 @@ public struct GuestRecord: Codable, Equatable, Sendable {
 
     public init(
         id: String, name: String, email: String? = nil, phone: String? = nil, partySize: Int = 1,
-        accessType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil,
+        ticketType: String? = nil, checkInNote: String? = nil, arrivalAlert: String? = nil,
         status: GuestStatus = .active, version: Int64, checkIn: CheckInSummary? = nil, signature: String? = nil,
         signedBy: Int? = nil
     ) {
@@ -33,7 +33,7 @@ public struct GuestRecord: Codable, Equatable, Sendable {
         self.email = email
         self.phone = phone
         self.partySize = partySize
-        self.accessType = accessType
+        self.ticketType = ticketType
         self.checkInNote = checkInNote
         self.arrivalAlert = arrivalAlert
         self.status = status

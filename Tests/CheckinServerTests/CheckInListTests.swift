@@ -222,6 +222,42 @@ struct CheckInListTests {
         #expect(huge.status != 0)
     }
 
+    /// A guest's ticket type (today's free-text access type became it): from the CSV column `ticket_type` or its
+    /// older name, from the admin API's `ticketType` or its older name, to the roster's rows.
+    @Test(arguments: RepositoryFactory.all)
+    func ticketTypesArriveUnderTheirNameOrTheOlderOne(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (_, event, _) = try await h.event(guests: 0)
+        _ = try await h.admin.importGuests(csv: "name,ticket_type\nAda,VIP\n", event: event.id)
+        _ = try await h.admin.importGuests(csv: "name,access_type\nBob,General admission\n", event: event.id)
+        let old = try APICoding.decoder().decode(
+            GuestInput.self, from: Data(#"{"name":"Cy","accessType":"Press"}"#.utf8))
+        _ = try await h.admin.addGuest(old, event: event.id)
+        var both = GuestInput(name: "Di", ticketType: "Crew")
+        both.accessType = "ignored"
+        _ = try await h.admin.addGuest(both, event: event.id)
+        let guests = try await h.repository.searchGuests(event: event.id, text: "", limit: 10)
+        #expect(
+            Dictionary(uniqueKeysWithValues: guests.map { ($0.name, $0.ticketType ?? "-") })
+                == ["Ada": "VIP", "Bob": "General admission", "Cy": "Press", "Di": "Crew"])
+        let bob = try #require(guests.first { $0.name == "Bob" })
+        let row = GuestRecord(id: bob.id.text, name: bob.name, ticketType: bob.ticketType, version: bob.version)
+        let page = RosterPage(
+            guests: [row], nextPage: nil, complete: true, changeCursor: nil, total: 1, serverTime: Harness.start)
+        let json = String(decoding: page.encodedJSON(), as: UTF8.self)
+        #expect(json.contains(#""ticketType":"General admission""#) && !json.contains("accessType"), "\(json)")
+        // A kiosk reading an older server's rows still gets the type.
+        let older = json.replacingOccurrences(of: "ticketType", with: "accessType")
+        #expect(try RosterPage(json: Data(older.utf8)).guests.first?.ticketType == "General admission")
+        do {
+            _ = try await h.admin.importGuests(
+                csv: "name,ticket_type\nEd,\(String(repeating: "x", count: 600))\n", event: event.id)
+            Issue.record("a 600-character ticket type was imported")
+        } catch let failure as CheckinAdmin.Failure {
+            #expect(failure.description.contains("ticket type"), "\(failure)")
+        }
+    }
+
     /// An event made before lists existed gets its first list from the migration (PostgreSQL: migration 13).
     @Test func theMigrationGivesEveryOlderEventItsFirstList() async throws {
         let database = try await PostgresTestDatabase.make()

@@ -166,7 +166,7 @@ import WireAPI
             _ = try await h.admin.cancelGuest(guests[1].id.displayCode, event: event.id)
             let walkIn = try await h.admin.addGuest(
                 GuestInput(
-                    name: "Zoë Nuñez-李 \"Late\"", email: "zoë@exämple.org", partySize: 2, accessType: "VIP",
+                    name: "Zoë Nuñez-李 \"Late\"", email: "zoë@exämple.org", partySize: 2, ticketType: "VIP",
                     checkInNote: "Rollstuhl · 車椅子", arrivalAlert: "tell Ana"),
                 event: event.id)
             let delta = try await client.roster("?changesSince=\(first.changeCursor!)", event: event.id, as: device)
@@ -206,7 +206,7 @@ import WireAPI
         let guest = try #require(
             RosterGuest(
                 serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
-                partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                partySize: record.partySize, ticketType: record.ticketType, checkInNote: record.checkInNote,
                 arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled))
         return GuestNotice(
             keyID: try #require(record.signedBy.flatMap { KeyID(exactly: $0) }), guest: guest, version: record.version,

@@ -14,7 +14,7 @@ struct RosterPageJSONTests {
             guests: [
                 GuestRecord(
                     id: "AAAAAAAAAAAAAAAA", name: "Émile \"Zo\\la\" / 日本 🎉", email: "e@example.org",
-                    phone: "+33 1\n2\t3\r", partySize: 3, accessType: "VIP", checkInNote: "back\u{8}space\u{C}",
+                    phone: "+33 1\n2\t3\r", partySize: 3, ticketType: "VIP", checkInNote: "back\u{8}space\u{C}",
                     arrivalAlert: "\u{0}\u{1F}\u{7F}", status: .cancelled, version: 9_007_199_254_740_993,
                     checkIn: CheckInSummary(door: "North \"1\"", at: at, arrived: 2)),
                 GuestRecord(id: "BBBBBBBBBBBBBBBB", name: "", version: 1),

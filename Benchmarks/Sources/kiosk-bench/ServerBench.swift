@@ -138,7 +138,7 @@ struct ServerBenchSetup: Sendable {
                 NewGuest(
                     name:
                         "\(SyncBench.firstNames[i % SyncBench.firstNames.count]) \(SyncBench.lastNames[i / SyncBench.firstNames.count % SyncBench.lastNames.count]) \(i)",
-                    email: nil, partySize: 1 + i % 3, accessType: i % 10 == 0 ? "VIP" : nil)
+                    email: nil, partySize: 1 + i % 3, ticketType: i % 10 == 0 ? "VIP" : nil)
             }
             ids += try await repository.addGuests(batch, event: event, at: Date()).map(\.id)
         }

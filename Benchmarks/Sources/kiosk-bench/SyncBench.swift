@@ -133,7 +133,7 @@ struct SyncBench: AsyncParsableCommand {
                 NewGuest(
                     name:
                         "\(firstNames[i % firstNames.count]) \(lastNames[i / firstNames.count % lastNames.count]) \(i)",
-                    email: "guest\(i)@example.org", partySize: 1 + i % 3, accessType: i % 10 == 0 ? "VIP" : nil)
+                    email: "guest\(i)@example.org", partySize: 1 + i % 3, ticketType: i % 10 == 0 ? "VIP" : nil)
             }
             ids += try await server.repository.addGuests(guests, event: event, at: Date()).map(\.id)
         }

@@ -111,7 +111,7 @@ struct GuestWebhookController {
             guard (1...99).contains(party) else { throw APIFailure.badRequest("data.partySize must be from 1 to 99") }
             let email = data.email.flatMap { $0.isEmpty ? nil : $0 }
             if let problem = GuestFields.problem(
-                name: name, email: email, phone: data.phone, accessType: data.accessType, note: data.checkInNote,
+                name: name, email: email, phone: data.phone, ticketType: data.givenTicketType, note: data.checkInNote,
                 arrivalAlert: data.arrivalAlert)
             {
                 throw APIFailure.badRequest("data for \(payload.type): \(problem)")
@@ -119,7 +119,8 @@ struct GuestWebhookController {
             return .upsert(
                 ExternalGuest(
                     reference: data.reference, name: name, email: email,
-                    phone: data.phone.flatMap { $0.isEmpty ? nil : $0 }, partySize: party, accessType: data.accessType,
+                    phone: data.phone.flatMap { $0.isEmpty ? nil : $0 }, partySize: party,
+                    ticketType: data.givenTicketType,
                     checkInNote: data.checkInNote, arrivalAlert: data.arrivalAlert))
         default:
             throw APIFailure.badRequest(

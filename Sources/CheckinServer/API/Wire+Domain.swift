@@ -41,7 +41,7 @@ extension GuestRecord {
     init(_ guest: Guest) {
         self.init(
             id: guest.id.text, name: guest.name, email: guest.email, phone: guest.phone,
-            partySize: guest.partySize, accessType: guest.accessType, checkInNote: guest.checkInNote,
+            partySize: guest.partySize, ticketType: guest.ticketType, checkInNote: guest.checkInNote,
             arrivalAlert: guest.arrivalAlert, status: guest.status == .active ? .active : .cancelled,
             version: guest.version, checkIn: guest.checkIn.map(WireAPI.CheckInSummary.init))
     }

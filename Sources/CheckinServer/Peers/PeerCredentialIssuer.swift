@@ -88,7 +88,7 @@ struct PeerCredentialIssuer {
             guard
                 let guest = RosterGuest(
                     serverRow: record.id, tenant: tenant, event: event, name: record.name, email: record.email,
-                    partySize: record.partySize, accessType: record.accessType, checkInNote: record.checkInNote,
+                    partySize: record.partySize, ticketType: record.ticketType, checkInNote: record.checkInNote,
                     arrivalAlert: record.arrivalAlert, cancelled: record.status == .cancelled)
             else { return record }
             let notice = GuestNotice(keyID: key.keyID, guest: guest, version: record.version)

@@ -12,14 +12,14 @@ extension WebController {
         let rows = guests.map { guest in
             [
                 guest.id.text, guest.id.displayCode, guest.name, guest.email ?? "", guest.phone ?? "",
-                String(guest.partySize), guest.accessType ?? "", guest.checkInNote ?? "", guest.arrivalAlert ?? "",
+                String(guest.partySize), guest.ticketType ?? "", guest.checkInNote ?? "", guest.arrivalAlert ?? "",
                 guest.status.rawValue, guest.checkIn.map { APITime.text($0.at) } ?? "", guest.checkIn?.door ?? "",
                 guest.checkIn.map { String($0.arrived) } ?? "",
             ]
         }
         let text = SpreadsheetCSV.document(
             header: [
-                "guest_id", "code", "name", "email", "phone", "party_size", "access_type", "notes", "arrival_alert",
+                "guest_id", "code", "name", "email", "phone", "party_size", "ticket_type", "notes", "arrival_alert",
                 "status", "checked_in_at", "door", "arrived",
             ], rows: rows)
         try await auditExport(context, "guests", count: rows.count)

@@ -112,7 +112,7 @@ extension WebController {
         var email: String?
         var phone: String?
         var partySize: String?
-        var accessType: String?
+        var ticketType: String?
         var checkInNote: String?
         var arrivalAlert: String?
 
@@ -120,7 +120,7 @@ extension WebController {
         var typed: [String: String] {
             [
                 "name": name ?? "", "email": email ?? "", "phone": phone ?? "", "partySize": partySize ?? "",
-                "accessType": accessType ?? "", "checkInNote": checkInNote ?? "", "arrivalAlert": arrivalAlert ?? "",
+                "ticketType": ticketType ?? "", "checkInNote": checkInNote ?? "", "arrivalAlert": arrivalAlert ?? "",
             ]
         }
 
@@ -139,7 +139,7 @@ extension WebController {
             }
             return GuestInput(
                 name: name ?? "", email: blank(email), phone: blank(phone), partySize: size,
-                accessType: blank(accessType), checkInNote: blank(checkInNote), arrivalAlert: blank(arrivalAlert))
+                ticketType: blank(ticketType), checkInNote: blank(checkInNote), arrivalAlert: blank(arrivalAlert))
         }
     }
 
@@ -260,7 +260,7 @@ extension WebController {
         let values =
             typed ?? [
                 "name": guest.name, "email": guest.email ?? "", "phone": guest.phone ?? "",
-                "partySize": String(guest.partySize), "accessType": guest.accessType ?? "",
+                "partySize": String(guest.partySize), "ticketType": guest.ticketType ?? "",
                 "checkInNote": guest.checkInNote ?? "", "arrivalAlert": guest.arrivalAlert ?? "",
             ]
         var page: [String: Any] = [
