@@ -12,7 +12,7 @@ let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "s
 /// The organizer's pages (Sources/CheckinServer/Web/Templates) and their stylesheet and script, in the binary.
 let webTemplates = [
     "account", "confirm", "dashboard", "dashboard-live", "devices", "double-entries", "event-nav", "events",
-    "forbidden", "guest-edit", "guests", "import-preview", "layout", "monitor", "monitor-live", "no-shows",
+    "forbidden", "guest-edit", "guests", "import-preview", "layout", "lists", "monitor", "monitor-live", "no-shows",
     "not-found", "pass", "pass-missing", "password-new", "password-reset", "sign-in",
 ]
 let webResources: [Resource] =

@@ -142,3 +142,20 @@ extension ListInfo {
             allowsReentry: list.rules.allowsReentry, capacity: list.capacity, version: list.version)
     }
 }
+
+extension CheckInList {
+    /// "ticket types Press, VIP; opens ...; at most 1 a day; no re-entry" for people, times written by `time`.
+    public func rulesSummary(time: (Date) -> String) -> String {
+        var parts = [
+            rules.ticketTypes.map { "ticket types " + $0.sorted().joined(separator: ", ") } ?? "every ticket type"
+        ]
+        if let opens = rules.opensAt { parts.append("opens \(time(opens))") }
+        if let closes = rules.closesAt { parts.append("closes \(time(closes))") }
+        if let most = rules.maximumEntries { parts.append("at most \(most) entries") }
+        if let most = rules.maximumEntriesPerDay { parts.append("at most \(most) a day") }
+        if let minutes = rules.minimumMinutesBetweenEntries { parts.append("\(minutes) minutes between entries") }
+        parts.append(rules.allowsReentry ? "re-entry" : "no re-entry")
+        if let capacity { parts.append("capacity \(capacity)") }
+        return parts.joined(separator: "; ")
+    }
+}

@@ -93,21 +93,7 @@ struct ListsCommand: AsyncParsableCommand {
         note("\(lists.count) check-in lists of event \(event)")
     }
 
-    /// "ticket types General, VIP; opens 2026-...; one entry per day; re-entry" for people.
-    static func summary(_ list: CheckInList) -> String {
-        let rules = list.rules
-        var parts = [
-            rules.ticketTypes.map { "ticket types " + $0.sorted().joined(separator: ", ") } ?? "every ticket type"
-        ]
-        if let opens = rules.opensAt { parts.append("opens \(APITime.text(opens))") }
-        if let closes = rules.closesAt { parts.append("closes \(APITime.text(closes))") }
-        if let most = rules.maximumEntries { parts.append("at most \(most) entries") }
-        if let most = rules.maximumEntriesPerDay { parts.append("at most \(most) a day") }
-        if let minutes = rules.minimumMinutesBetweenEntries { parts.append("\(minutes) minutes between entries") }
-        parts.append(rules.allowsReentry ? "re-entry" : "no re-entry")
-        if let capacity = list.capacity { parts.append("capacity \(capacity)") }
-        return parts.joined(separator: "; ")
-    }
+    static func summary(_ list: CheckInList) -> String { list.rulesSummary { APITime.text($0) } }
 }
 
 struct SetGate: AsyncParsableCommand {

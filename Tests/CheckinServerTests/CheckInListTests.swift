@@ -278,3 +278,73 @@ struct CheckInListTests {
         #expect(lists.first?.rules == .everyone)
     }
 }
+
+/// The organizer's pages for lists and gates: a list made on the lists page, a code made for it, a kiosk moved
+/// on the devices page; every form refused without its token.
+@Suite(.dropsTestDatabases) struct CheckInListPageTests {
+    @Test(arguments: RepositoryFactory.all)
+    func listsAreMadeAndKiosksMovedOnThePages(_ factory: RepositoryFactory) async throws {
+        let h = try await Harness(factory)
+        let (tenant, event, _) = try await h.event(guests: 0)
+        try await h.organizer(of: tenant)
+        let base = "/events/\(event.id.rawValue)"
+        try await h.app().test(.router) { client in
+            let (cookie, csrf) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            func post(_ path: String, _ body: String) async throws -> (HTTPResponse.Status, String, String?) {
+                try await client.execute(
+                    uri: base + path, method: .post, headers: WebPageTests.form(cookie: cookie),
+                    body: ByteBuffer(string: body)
+                ) { ($0.status, String(buffer: $0.body), $0.headers[.location]) }
+            }
+            func page(_ path: String) async throws -> String {
+                try await client.execute(uri: base + path, method: .get, headers: [.cookie: cookie]) {
+                    String(buffer: $0.body)
+                }
+            }
+            let empty = try await page("/lists")
+            #expect(empty.contains(">Main entrance</th>") && empty.contains("every ticket type; re-entry"))
+            let (status, _, location) = try await post(
+                "/lists", "csrf=\(csrf)&name=VIP+lounge&ticketTypes=VIP%2C+Press&maxPerDay=1&noReentry=on")
+            #expect(status == .seeOther || status == .found, "\(status)")
+            #expect(location == base + "/lists?notice=list-made")
+            let lists = try await h.repository.lists(event: event.id)
+            let vip = try #require(lists.last)
+            #expect(vip.name == "VIP lounge" && vip.rules.ticketTypes == ["VIP", "Press"])
+            #expect(vip.rules.maximumEntriesPerDay == 1 && !vip.rules.allowsReentry)
+            let shown = try await page("/lists")
+            #expect(shown.contains(">VIP lounge</th>") && shown.contains("ticket types Press, VIP; at most 1 a day"))
+            // Refused with the reason, what was typed kept; without the token, nothing.
+            let (badStatus, badPage, _) = try await post("/lists", "csrf=\(csrf)&name=Big&capacity=lots")
+            #expect(badStatus == .unprocessableContent && badPage.contains("is not a number"), "\(badPage)")
+            #expect(badPage.contains("value=\"Big\""))
+            let (forged, _, _) = try await post("/lists", "csrf=wrong&name=Forged")
+            #expect(forged != .seeOther && forged != .found)
+            #expect(try await h.repository.lists(event: event.id).count == 2)
+
+            // A code for the lounge's exit is made; one for a list of no event is refused with the reason.
+            let (made, _, madeAt) = try await post("/enrolment-codes", "csrf=\(csrf)&list=\(vip.id)&direction=exit")
+            #expect((made == .seeOther || made == .found) && madeAt == base + "/devices#new-code", "\(made)")
+            let (noList, noListPage, _) = try await post("/enrolment-codes", "csrf=\(csrf)&list=999&direction=exit")
+            #expect(noList == .unprocessableContent && noListPage.contains("check-in list 999"), "\(noList)")
+
+            // A kiosk enrolled with a plain code serves the first list; the devices page moves it.
+            let kiosk = try await client.enrol(h, event: event.id, door: "Lounge")
+            let before = try await page("/devices")
+            #expect(before.contains(">Main entrance · entry</span>"), "\(before)")
+            let (moved, _, movedTo) = try await post(
+                "/devices/\(kiosk.id)/gate", "csrf=\(csrf)&list=\(vip.id)&direction=exit")
+            #expect(moved == .seeOther || moved == .found)
+            #expect(movedTo == base + "/devices?notice=gate#device-\(kiosk.id)")
+            #expect(try await h.repository.device(id: kiosk.id)?.gate == Gate(list: vip.id, direction: .exit))
+            let after = try await page("/devices")
+            #expect(after.contains(">VIP lounge · exit</span>"), "\(after)")
+            let (sideways, _, _) = try await post("/devices/\(kiosk.id)/gate", "csrf=\(csrf)&direction=sideways")
+            #expect(sideways == .unprocessableContent)
+            let (unknown, _, _) = try await post("/devices/nosuchdevice/gate", "csrf=\(csrf)&direction=exit")
+            #expect(unknown == .notFound)
+            let (forgedGate, _, _) = try await post("/devices/\(kiosk.id)/gate", "csrf=wrong&direction=entry")
+            #expect(forgedGate != .seeOther && forgedGate != .found)
+            #expect(try await h.repository.device(id: kiosk.id)?.gate == Gate(list: vip.id, direction: .exit))
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import BoundedNumbers
 import CheckinAdmin
 import CheckinCore
+import EntryRules
 import Foundation
 import Hummingbird
 import WireAPI
@@ -70,7 +71,8 @@ extension WebController {
             problem: alertProblem, now: now, timeZone: pages.zone(of: event), secretMadeNow: secretMadeNow,
             mailConfigured: mailConfigured)
         let view = DevicesView(
-            event: event, devices: try await repository.devices(event: event.id), csrf: signed.session.csrfToken,
+            event: event, devices: try await repository.devices(event: event.id),
+            lists: try await repository.lists(event: event.id), csrf: signed.session.csrfToken,
             code: code, notice: notice, alerts: alerts, now: now, timeZone: pages.zone(of: event))
         return pages.html("devices", view, signed: signed, status: status)
     }
@@ -107,14 +109,54 @@ extension WebController {
 
     /// A new one-time code, shown on this answer only (with its QR), never again.
     @Sendable func createEnrolmentCode(_ request: Request, context: EventPageContext) async throws -> Response {
-        let form = try await Self.form(CSRFForm.self, request, context)
+        let form = try await Self.form(GateForm.self, request, context)
         if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
         let (signed, event) = (context.signed, context.event)
-        let answer = try await admin(signed).createEnrolmentCode(event: event.id)
+        let answer: EnrolmentCodeAnswer
+        do {
+            answer = try await admin(signed).createEnrolmentCode(
+                event: event.id, list: try form.listID(), direction: try CheckinAdmin.direction(form.direction))
+        } catch let failure as CheckinAdmin.Failure {
+            return try await devicesPage(
+                signed, event, code: nil, notice: "No code made: \(failure)", status: .unprocessableContent)
+        }
         var response = Self.redirect("/events/\(event.id.rawValue)/devices#new-code")
         let made = NewCodeCookie(event: event.id.rawValue, expiresAt: answer.expiresAt, code: answer.code)
         response.setCookie(OrganizerSessions.cookie(Self.newCodeCookie, made.text, maxAge: 60))
         return response
+    }
+
+    /// The list and direction of a form (a new code's, a device's); an absent list is the event's first.
+    struct GateForm: Decodable {
+        var csrf: String?
+        var list: String?
+        var direction: String?
+
+        func listID() throws -> ListID? {
+            guard let list, !list.isEmpty else { return nil }
+            guard let id = UInt32(list) else { throw CheckinAdmin.Failure.notFound("check-in list '\(list)'") }
+            return ListID(id)
+        }
+    }
+
+    /// `POST /events/{id}/devices/{device}/gate`: the kiosk serves another list or direction from its next sync.
+    @Sendable func setDeviceGate(_ request: Request, context: EventPageContext) async throws -> Response {
+        let form = try await Self.form(GateForm.self, request, context)
+        if let refusal = try await refusedUnlessCSRF(request, context, csrf: form.csrf) { return refusal }
+        let (signed, event) = (context.signed, context.event)
+        let id = context.parameters.get("deviceId") ?? ""
+        guard try await repository.devices(event: event.id).contains(where: { $0.device.id == id }) else {
+            return try await notFound(signed, request)
+        }
+        do {
+            _ = try await admin(signed).setGate(
+                device: id, event: event.id, list: try form.listID(),
+                direction: try CheckinAdmin.direction(form.direction))
+        } catch let failure as CheckinAdmin.Failure {
+            return try await devicesPage(
+                signed, event, code: nil, notice: "Not moved: \(failure)", status: .unprocessableContent)
+        }
+        return Self.redirect("/events/\(event.id.rawValue)/devices?notice=gate#device-\(id)")
     }
 
     /// `GET /events/{id}/devices/{device}/revoke`: asks first, saying what revoking cannot undo.

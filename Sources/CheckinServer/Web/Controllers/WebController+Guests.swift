@@ -98,6 +98,8 @@ extension WebController {
         case "reinstated": "Registration restored. Kiosks admit the pass again after their next roster update."
         case "imported": "Guests imported."
         case "revoked": "Device revoked: its token no longer works. What it sent before stays."
+        case "gate": "Gate saved: the kiosk serves it from its next sync."
+        case "list-made": "Check-in list made. Give it to a kiosk on the devices page."
         case "alerts-on": "Offline alerts saved."
         case "alerts-off": "Offline alerts are off."
         case "retried": "The pass is on its way again: the step that failed runs now."

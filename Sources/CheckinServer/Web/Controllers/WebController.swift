@@ -91,6 +91,9 @@ struct WebController: Sendable {
         event.post("enrolment-codes", use: createEnrolmentCode)
         event.get("devices/:deviceId/revoke", use: confirmRevokeDevice)
         event.post("devices/:deviceId/revoke", use: revokeDevice)
+        event.post("devices/:deviceId/gate", use: setDeviceGate)
+        event.get("lists", use: listsPage)
+        event.post("lists", use: createListFromPage)
         event.post("offline-alerts", use: setOfflineAlerts)
         // The live parts of the dashboard and the monitor: without a session, 401 (the page keeps what it shows).
         let live = router.group("events/:eventId")

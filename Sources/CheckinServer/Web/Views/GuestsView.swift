@@ -177,6 +177,17 @@ struct DevicesView {
         var revoked: Bool
         var eventId: UInt32
         var csrf: String
+        /// "VIP lounge · exit": the list the kiosk serves and its direction.
+        var serves: String
+        /// The lists to move it to, its own selected.
+        var options: [ListOption]
+        var exit: Bool
+    }
+
+    struct ListOption {
+        var id: UInt32
+        var name: String
+        var selected: Bool
     }
 
     struct NewCode {
@@ -193,9 +204,11 @@ struct DevicesView {
     var code: NewCode?
     var notice: String?
     var alerts: OfflineAlertsView
+    /// The lists a new enrolment code may be made for, the first selected.
+    var lists: [ListOption]
 
     init(
-        event: Event, devices: [EventDevice], csrf: String, code: NewCode?, notice: String?,
+        event: Event, devices: [EventDevice], lists: [CheckInList], csrf: String, code: NewCode?, notice: String?,
         alerts: OfflineAlertsView, now: Date, timeZone: TimeZone
     ) {
         let time = TimeText(now: now, timeZone: timeZone)
@@ -205,14 +218,20 @@ struct DevicesView {
         self.code = code
         self.notice = notice
         self.alerts = alerts
+        self.lists = lists.enumerated().map { ListOption(id: $1.id.rawValue, name: $1.name, selected: $0 == 0) }
         rows = devices.map { enrolled in
             let device = enrolled.device
             let health = DeviceHealth(lastSeen: device.lastSeenAt, now: now)
+            // A list gone from the event (none is deleted today) or none: the first list.
+            let served = lists.first { $0.id == device.gate.list } ?? lists.first
             return Row(
                 id: device.id, door: device.lastReport?.door ?? device.door,
                 enrolledAt: time.relative(device.enrolledAt), enrolledBy: enrolled.enrolledBy,
                 state: device.revoked ? "revoked" : MonitorView.pill(health), revoked: device.revoked,
-                eventId: event.id.rawValue, csrf: csrf)
+                eventId: event.id.rawValue, csrf: csrf,
+                serves: (served?.name ?? CheckInList.firstName) + " · " + device.gate.direction.rawValue,
+                options: lists.map { ListOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == served?.id) },
+                exit: device.gate.direction == .exit)
         }
     }
 }

@@ -17,6 +17,7 @@ enum WebTemplates {
         "guests": text(PackageResources.guests_mustache),
         "import-preview": text(PackageResources.import_preview_mustache),
         "layout": text(PackageResources.layout_mustache),
+        "lists": text(PackageResources.lists_mustache),
         "monitor": text(PackageResources.monitor_mustache),
         "monitor-live": text(PackageResources.monitor_live_mustache),
         "no-shows": text(PackageResources.no_shows_mustache),
