@@ -83,6 +83,22 @@ extension CheckinAdmin {
         return gate
     }
 
+    /// Who is inside now at one list: guests whose latest passage there is an entry.
+    public struct Inside: Sendable, Equatable {
+        public var list: CheckInList
+        public var inside: Int
+        /// At or over the list's capacity.
+        public var full: Bool { list.capacity.map { inside >= $0 } ?? false }
+    }
+
+    /// How many are inside now at each list of the event (or at `list` only), the first list first.
+    public func inside(event: EventID, list: ListID? = nil) async throws -> [Inside] {
+        var lists = try await self.lists(event: event)
+        if let list { lists = [try await existingList(list, event: event)] }
+        let counts = try await repository.inside(event: event)
+        return lists.map { Inside(list: $0, inside: counts[$0.id] ?? 0) }
+    }
+
     /// `entry` or `exit`, else a sentence naming both.
     public static func direction(_ text: String?) throws -> Direction {
         guard let text else { return .entry }

@@ -240,19 +240,24 @@ public struct CheckinAdmin: Sendable {
         let known = try await existingEvent(event)
         let encoder = APICoding.encoder()
         var lines: [String] = []
-        let checkIns = try await repository.checkIns(event: event)
+        let checkIns = try await repository.listCheckIns(event: event)
         for checkIn in checkIns {
             var line = ExportLine(checkIn)
             line.flag(outside: known)
             lines.append(String(decoding: try encoder.encode(line), as: UTF8.self))
         }
-        // A superseded scan names the check-in that won (door and corrected time).
-        let winners = Dictionary(checkIns.map { ($0.guest.text, $0) }, uniquingKeysWith: { first, _ in first })
+        // A superseded scan names the check-in of its own list that won.
+        struct Key: Hashable {
+            var guest: String
+            var list: ListID?
+        }
+        let winners = Dictionary(
+            checkIns.map { (Key(guest: $0.guest.text, list: $0.list), $0) }, uniquingKeysWith: { first, _ in first })
         let records = try await repository.checkInEvents(event: event)
         for record in records {
             var line = ExportLine(record)
             line.flag(outside: known)
-            if record.outcome == .superseded, let winner = winners[record.guest] {
+            if record.outcome == .superseded, let winner = winners[Key(guest: record.guest, list: record.list)] {
                 line.checkInDoor = winner.door
                 line.checkInAt = winner.correctedTime
             }
@@ -370,6 +375,10 @@ struct ExportLine: Encodable {
     var guestName: String?
     /// Present (true) when the corrected time sits outside the event's window (`Event.isOutsideWindow`).
     var outsideWindow: Bool?
+    /// The check-in list (issue 51) and which way the guest went: `entry` for a check-in, a re-confirmation or
+    /// an entry scan, `exit` for an exit; none for a revert.
+    var list: UInt32?
+    var direction: String?
 
     mutating func flag(outside event: Event) {
         outsideWindow = event.isOutsideWindow(correctedAt) ? true : nil
@@ -387,6 +396,8 @@ struct ExportLine: Encodable {
         correctedAt = checkIn.correctedTime
         receivedAt = checkIn.receivedAt
         arrived = checkIn.arrived
+        list = checkIn.list?.rawValue
+        direction = "entry"
     }
 
     init(_ record: CheckInEvent) {
@@ -406,6 +417,13 @@ struct ExportLine: Encodable {
         outcome = record.outcome.rawValue
         reason = record.reason
         reverts = record.reverts.map { ItemKey(deviceId: $0.deviceId, epoch: $0.epoch, sequence: $0.sequence) }
+        list = record.list?.rawValue
+        direction =
+            switch record.kind {
+            case .checkIn, .reconfirm: "entry"
+            case .exit: "exit"
+            case .revert: nil
+            }
     }
 }
 

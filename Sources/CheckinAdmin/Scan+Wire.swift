@@ -1,4 +1,5 @@
 import CheckinCore
+import EntryRules
 import PassFormat
 import WireAPI
 
@@ -21,7 +22,8 @@ extension Scan {
             key: ScanKey(item.key), guest: guest, kind: ScanKind(item.kind), deviceTime: item.scannedAt,
             // Beyond a day either way the offset is ignored (ClockOffsetBound): corrected as if it had none.
             clockOffsetMs: ClockOffsetBound.accepted(item.clockOffsetMs), arrived: item.arrived,
-            door: item.door, source: item.source, reverts: item.reverts.map(ScanKey.init))
+            door: item.door, source: item.source, reverts: item.reverts.map(ScanKey.init),
+            list: item.list.map(ListID.init))
     }
 }
 
@@ -32,6 +34,7 @@ extension ScanKind {
             case .checkIn: .checkIn
             case .reconfirm: .reconfirm
             case .revert: .revert
+            case .exit: .exit
             }
     }
 }

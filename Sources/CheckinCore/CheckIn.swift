@@ -1,3 +1,4 @@
+import EntryRules
 import Foundation
 import PassFormat
 
@@ -12,11 +13,14 @@ public struct CheckIn: Equatable, Sendable {
     public var correctedTime: Date
     public var receivedAt: Date
     public var arrived: Int
+    /// The list it is the check-in of (nil: read where only the first list's are, the `check_in` view).
+    public var list: ListID?
 
     public init(
         event: EventID, guest: GuestID, scanKey: ScanKey, door: String, deviceTime: Date,
-        correctedTime: Date, receivedAt: Date, arrived: Int
+        correctedTime: Date, receivedAt: Date, arrived: Int, list: ListID? = nil
     ) {
+        self.list = list
         self.event = event
         self.guest = guest
         self.scanKey = scanKey
@@ -49,12 +53,15 @@ public struct CheckInEvent: Equatable, Sendable {
     public var outcome: ScanOutcome.Kind
     public var reason: String?
     public var reverts: ScanKey?
+    /// The list the scan was made for (issue 51; nil only in rows read from before lists).
+    public var list: ListID?
 
     public init(
         event: EventID, guest: String, key: ScanKey, kind: ScanKind, door: String, source: String,
         deviceTime: Date, correctedTime: Date, receivedAt: Date, arrived: Int, outcome: ScanOutcome.Kind,
-        reason: String? = nil, reverts: ScanKey? = nil
+        reason: String? = nil, reverts: ScanKey? = nil, list: ListID? = nil
     ) {
+        self.list = list
         self.event = event
         self.guest = guest
         self.key = key

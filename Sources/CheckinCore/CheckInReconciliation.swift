@@ -25,7 +25,12 @@ public enum CheckInReconciliation {
         public var changed: [ScanKey: ScanOutcome]
     }
 
-    /// Works out the guest's check-in from its stored scans, in the order they arrived.
+    /// Works out the guest's check-in at one list from its stored scans there, in the order they arrived.
+    ///
+    /// With exits (issue 51) the passages are walked in corrected-time order: an entry while the guest is inside
+    /// (an entry with no exit after it) is `superseded`, a double entry; an entry after an exit is a re-entry,
+    /// `recorded` with reason `reentry`; the earliest entry is the check-in whatever came before it. Without
+    /// exits this is the rule above.
     public static func reconcile(_ scans: [StoredScan]) -> Result {
         let reverted = Set(
             scans.compactMap { scan -> ScanKey? in
@@ -33,7 +38,9 @@ public enum CheckInReconciliation {
                 return scan.event.reverts
             })
         let admitting = scans.filter {
-            $0.event.kind == .checkIn && ($0.event.outcome == .applied || $0.event.outcome == .superseded)
+            $0.event.kind == .checkIn
+                && ($0.event.outcome == .applied || $0.event.outcome == .superseded
+                    || ($0.event.outcome == .recorded && $0.answer.reason == Self.reentry))
                 && !reverted.contains($0.event.key)
         }
         // The earliest corrected time; on a tie the first to arrive (`min` keeps the first of equals).
@@ -42,13 +49,34 @@ public enum CheckInReconciliation {
         else { return Result(checkIn: nil, changed: [:]) }
         let checkIn = CheckIn(
             event: winner.event, guest: guest, scanKey: winner.key, door: winner.door, deviceTime: winner.deviceTime,
-            correctedTime: winner.correctedTime, receivedAt: winner.receivedAt, arrived: winner.arrived)
+            correctedTime: winner.correctedTime, receivedAt: winner.receivedAt, arrived: winner.arrived,
+            list: winner.list)
+        let exits = scans.filter { $0.event.kind == .exit && $0.event.outcome != .rejected }
+        // Every passage in time order (a stable sort: arrival order breaks a tie, an exit after an entry).
+        let passages = (admitting + exits).enumerated().sorted {
+            ($0.element.event.correctedTime, $0.offset) < ($1.element.event.correctedTime, $1.offset)
+        }.map(\.element)
         var changed: [ScanKey: ScanOutcome] = [:]
-        for scan in admitting {
-            let answer = ScanOutcome(
-                kind: scan.event.key == winner.key ? .applied : .superseded, checkIn: checkIn.summary)
+        var inside = false
+        for scan in passages {
+            guard scan.event.kind == .checkIn else {
+                inside = false
+                continue
+            }
+            let answer: ScanOutcome
+            if scan.event.key == winner.key {
+                answer = ScanOutcome(kind: .applied, checkIn: checkIn.summary)
+            } else if inside || exits.isEmpty {
+                answer = ScanOutcome(kind: .superseded, checkIn: checkIn.summary)
+            } else {
+                answer = ScanOutcome(kind: .recorded, checkIn: checkIn.summary, reason: Self.reentry)
+            }
+            inside = true
             if answer != scan.answer { changed[scan.event.key] = answer }
         }
         return Result(checkIn: checkIn, changed: changed)
     }
+
+    /// The reason of an entry after an exit of the same list.
+    public static let reentry = "reentry"
 }

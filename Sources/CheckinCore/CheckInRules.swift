@@ -25,6 +25,18 @@ public enum CheckInRules {
         deviceTime.addingTimeInterval(Double(offsetMs ?? 0) / 1000)
     }
 
+    /// A scan refused before any guest is looked at (`unknown_list`: a list that is not the event's).
+    public static func refused(_ scan: Scan, event: EventID, reason: String, receivedAt: Date) -> Decision {
+        let outcome = ScanOutcome(kind: .rejected, reason: reason)
+        let record = CheckInEvent(
+            event: event, guest: scan.guest.text, key: scan.key, kind: scan.kind, door: scan.door,
+            source: scan.source, deviceTime: scan.deviceTime,
+            correctedTime: correctedTime(deviceTime: scan.deviceTime, offsetMs: scan.clockOffsetMs),
+            receivedAt: receivedAt, arrived: scan.arrived, outcome: .rejected, reason: reason, reverts: scan.reverts)
+        // No list: the one it named is not a list of the event (nor, perhaps, of any).
+        return Decision(outcome: outcome, effect: .keep, event: record)
+    }
+
     /// Decides one scan against the guest (nil when the event has no such guest) and the guest's current
     /// check-in. `knownOffsetMs` is the device's offset the server knows, used when the scan carries none.
     /// `closesAt` is the end of the event plus its grace: a check-in scanned (corrected time) after it is
@@ -43,7 +55,8 @@ public enum CheckInRules {
             let record = CheckInEvent(
                 event: event, guest: scan.guest.text, key: scan.key, kind: scan.kind, door: scan.door,
                 source: scan.source, deviceTime: scan.deviceTime, correctedTime: corrected, receivedAt: receivedAt,
-                arrived: scan.arrived, outcome: outcome.kind, reason: outcome.reason, reverts: scan.reverts)
+                arrived: scan.arrived, outcome: outcome.kind, reason: outcome.reason, reverts: scan.reverts,
+                list: scan.list)
             return Decision(outcome: outcome, effect: effect, event: record)
         }
         guard let guest else {
@@ -59,13 +72,19 @@ public enum CheckInRules {
             }
             let mine = CheckIn(
                 event: event, guest: guest.id, scanKey: scan.key, door: scan.door, deviceTime: scan.deviceTime,
-                correctedTime: corrected, receivedAt: receivedAt, arrived: scan.arrived)
+                correctedTime: corrected, receivedAt: receivedAt, arrived: scan.arrived, list: scan.list)
             if let current, current.correctedTime <= corrected {
                 return decision(ScanOutcome(kind: .superseded, checkIn: current.summary), .keep)
             }
             return decision(ScanOutcome(kind: .applied, checkIn: mine.summary), .becomeCheckIn(mine))
         case .reconfirm:
             return decision(ScanOutcome(kind: .recorded, checkIn: current?.summary), .keep)
+        case .exit:
+            // Always recorded, even for a cancelled guest (a door never holds anyone in); what it changes for
+            // the entries after it is the reconciliation's to work out (`CheckInReconciliation`).
+            return decision(
+                ScanOutcome(kind: .recorded, checkIn: current?.summary, reason: current == nil ? "not_inside" : nil),
+                .keep)
         case .revert:
             guard let current else {
                 return decision(ScanOutcome(kind: .recorded, reason: "not_checked_in"), .keep)

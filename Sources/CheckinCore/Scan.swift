@@ -1,3 +1,4 @@
+import EntryRules
 import Foundation
 import PassFormat
 
@@ -23,6 +24,8 @@ public enum ScanKind: String, Sendable, Codable {
     case reconfirm
     /// Staff undid a mistaken admit.
     case revert
+    /// A guest let out at an exit door of a list (issue 51): never a check-in, counted by "inside now".
+    case exit
 }
 
 /// One uploaded item: a scan as the kiosk recorded it.
@@ -40,11 +43,14 @@ public struct Scan: Equatable, Sendable {
     public var source: String
     /// For a revert: the key of the scan it undoes.
     public var reverts: ScanKey?
+    /// The check-in list the door served (issue 51); nil: the event's first (a kiosk from before lists).
+    public var list: ListID?
 
     public init(
         key: ScanKey, guest: GuestID, kind: ScanKind, deviceTime: Date, clockOffsetMs: Int64?,
-        arrived: Int, door: String, source: String, reverts: ScanKey? = nil
+        arrived: Int, door: String, source: String, reverts: ScanKey? = nil, list: ListID? = nil
     ) {
+        self.list = list
         self.key = key
         self.guest = guest
         self.kind = kind

@@ -101,4 +101,17 @@ extension PostgresCheckinRepository {
         ).collect()
         guard !rows.isEmpty else { throw RepositoryError.notFound("device \(device)") }
     }
+
+    public func inside(event: EventID) async throws -> [ListID: Int] {
+        let sql = Self.insideSQL(event: "$1")
+        var bindings = PostgresBindings()
+        bindings.append(Int64(event.rawValue))
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).collect()
+        var inside: [ListID: Int] = [:]
+        for row in rows {
+            let row = row.makeRandomAccess()
+            inside[ListID(UInt32(try row["list_id"].decode(Int64.self)))] = Int(try row["inside"].decode(Int64.self))
+        }
+        return inside
+    }
 }

@@ -324,6 +324,30 @@ extension PostgresCheckinRepository {
                 CHECK (direction IN ('entry', 'exit'))
             """
         ),
+        (
+            // Issue 51: a guest is checked in once per list. The check-ins move to list_check_in, keyed by list;
+            // `check_in` stays as the view of the first lists' ones (what every page, count and export of an
+            // event read before lists), so no reader can count a guest twice by joining it. Each scan names its
+            // list; exits are scans of kind 'exit'.
+            14, "check-ins per list, exits",
+            """
+            ALTER TABLE check_in RENAME TO list_check_in;
+            ALTER TABLE list_check_in ADD COLUMN list_id BIGINT REFERENCES checkin_list(id);
+            ALTER TABLE list_check_in ADD COLUMN first_list BIGINT NOT NULL DEFAULT 1 CHECK (first_list IN (0, 1));
+            ALTER TABLE list_check_in ALTER COLUMN first_list DROP DEFAULT;
+            UPDATE list_check_in AS c SET list_id = (SELECT min(l.id) FROM checkin_list AS l WHERE l.event_id = c.event_id);
+            ALTER TABLE list_check_in ALTER COLUMN list_id SET NOT NULL;
+            ALTER TABLE list_check_in DROP CONSTRAINT check_in_pkey;
+            ALTER TABLE list_check_in ADD PRIMARY KEY (event_id, guest_id, list_id);
+            CREATE VIEW check_in AS
+                SELECT event_id, guest_id, device_id, epoch, sequence, door, device_time, corrected_time, received_at,
+                    arrived
+                FROM list_check_in WHERE first_list = 1;
+            ALTER TABLE check_in_event ADD COLUMN list_id BIGINT REFERENCES checkin_list(id);
+            UPDATE check_in_event AS e SET list_id = (SELECT min(l.id) FROM checkin_list AS l WHERE l.event_id = e.event_id);
+            CREATE INDEX check_in_event_by_guest_list ON check_in_event(event_id, guest_id, list_id)
+            """
+        ),
     ]
 
     /// The advisory lock key that serializes migrations between server processes starting at once.

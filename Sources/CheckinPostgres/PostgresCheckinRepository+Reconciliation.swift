@@ -1,4 +1,5 @@
 import CheckinCore
+import EntryRules
 import Foundation
 import PassFormat
 import PostgresNIO
@@ -6,7 +7,7 @@ import PostgresNIO
 extension PostgresCheckinRepository {
     static let checkInEventColumns = """
         event_id, guest_id, device_id, epoch, sequence, kind, door, source, device_time, corrected_time,
-        received_at, arrived, outcome, reason, reverts_device_id, reverts_epoch, reverts_sequence
+        received_at, arrived, outcome, reason, reverts_device_id, reverts_epoch, reverts_sequence, list_id
         """
 
     static func checkInEvent(_ row: PostgresRandomAccessRow) throws -> CheckInEvent {
@@ -30,21 +31,23 @@ extension PostgresCheckinRepository {
             receivedAt: try row["received_at"].decode(Date.self),
             arrived: Int(try row["arrived"].decode(Int64.self)),
             outcome: ScanOutcome.Kind(rawValue: try row["outcome"].decode(String.self)) ?? .rejected,
-            reason: try row["reason"].decode(String?.self), reverts: reverts)
+            reason: try row["reason"].decode(String?.self), reverts: reverts,
+            list: try row["list_id"].decode(Int64?.self).map { ListID(UInt32($0)) })
     }
 
     /// Works the guest's check-in out again from all its scans (`CheckInReconciliation`) and writes what
     /// changed: the check-in row, the answers of the scans it displaced or restored, a new version of the guest
     /// for the kiosks' deltas. The caller holds the guest's row lock. Returns the changed answers.
     static func reconcile(
-        _ connection: PostgresConnection, guest: GuestID, event: EventID, current: CheckinCore.CheckIn?,
-        at time: Date, logger: Logger
+        _ connection: PostgresConnection, guest: GuestID, event: EventID, list: ListID, first: Bool,
+        current: CheckinCore.CheckIn?, at time: Date, logger: Logger
     ) async throws -> [ScanKey: ScanOutcome] {
         let eventId = Int64(event.rawValue)
+        let listId = Int64(list.rawValue)
         let rows = try await connection.query(
             """
             SELECT \(unescaped: checkInEventColumns), answer FROM check_in_event
-            WHERE event_id = \(eventId) AND guest_id = \(guest.text) ORDER BY id
+            WHERE event_id = \(eventId) AND guest_id = \(guest.text) AND list_id = \(listId) ORDER BY id
             """, logger: logger
         ).collect()
         let decoder = JSONDecoder()
@@ -66,10 +69,13 @@ extension PostgresCheckinRepository {
         }
         if result.checkIn?.scanKey != current?.scanKey {
             if let checkIn = result.checkIn {
-                try await saveCheckIn(connection, checkIn, logger: logger)
+                try await saveCheckIn(connection, checkIn, list: list, first: first, logger: logger)
             } else {
                 try await connection.query(
-                    "DELETE FROM check_in WHERE event_id = \(eventId) AND guest_id = \(guest.text)", logger: logger)
+                    """
+                    DELETE FROM list_check_in
+                    WHERE event_id = \(eventId) AND guest_id = \(guest.text) AND list_id = \(listId)
+                    """, logger: logger)
             }
             try await touchGuest(connection, guest, event: event, at: time, logger: logger)
         }
@@ -77,17 +83,17 @@ extension PostgresCheckinRepository {
     }
 
     /// Makes `checkIn` the guest's check-in (inserted, or replacing the one there).
-    static func saveCheckIn(_ connection: PostgresConnection, _ checkIn: CheckinCore.CheckIn, logger: Logger)
-        async throws
-    {
+    static func saveCheckIn(
+        _ connection: PostgresConnection, _ checkIn: CheckinCore.CheckIn, list: ListID, first: Bool, logger: Logger
+    ) async throws {
         try await connection.query(
             """
-            INSERT INTO check_in (event_id, guest_id, device_id, epoch, sequence, door, device_time,
-                corrected_time, received_at, arrived)
-            VALUES (\(Int64(checkIn.event.rawValue)), \(checkIn.guest.text), \(checkIn.scanKey.deviceId),
-                \(checkIn.scanKey.epoch), \(checkIn.scanKey.sequence), \(checkIn.door), \(checkIn.deviceTime),
-                \(checkIn.correctedTime), \(checkIn.receivedAt), \(Int64(checkIn.arrived)))
-            ON CONFLICT (event_id, guest_id) DO UPDATE SET device_id = excluded.device_id,
+            INSERT INTO list_check_in (event_id, guest_id, list_id, first_list, device_id, epoch, sequence, door,
+                device_time, corrected_time, received_at, arrived)
+            VALUES (\(Int64(checkIn.event.rawValue)), \(checkIn.guest.text), \(Int64(list.rawValue)), \(first ? 1 : 0),
+                \(checkIn.scanKey.deviceId), \(checkIn.scanKey.epoch), \(checkIn.scanKey.sequence), \(checkIn.door),
+                \(checkIn.deviceTime), \(checkIn.correctedTime), \(checkIn.receivedAt), \(Int64(checkIn.arrived)))
+            ON CONFLICT (event_id, guest_id, list_id) DO UPDATE SET device_id = excluded.device_id,
                 epoch = excluded.epoch, sequence = excluded.sequence, door = excluded.door,
                 device_time = excluded.device_time, corrected_time = excluded.corrected_time,
                 received_at = excluded.received_at, arrived = excluded.arrived
@@ -100,7 +106,7 @@ extension PostgresCheckinRepository {
             SELECT e.guest_id, g.name, c.door AS check_in_door, c.corrected_time AS check_in_at,
                 e.door, e.corrected_time, e.device_id, e.epoch, e.sequence
             FROM check_in_event AS e
-            JOIN check_in AS c ON c.event_id = e.event_id AND c.guest_id = e.guest_id
+            JOIN list_check_in AS c ON c.event_id = e.event_id AND c.guest_id = e.guest_id AND c.list_id = e.list_id
             JOIN guest AS g ON g.event_id = e.event_id AND g.id = e.guest_id
             WHERE e.event_id = \(Int64(event.rawValue)) AND e.kind = 'check_in' AND e.outcome = 'superseded'
                 AND NOT EXISTS (

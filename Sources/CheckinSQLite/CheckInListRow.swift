@@ -111,6 +111,18 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func inside(event: EventID) async throws -> [ListID: Int] {
+        try await writer.read { db in
+            var inside: [ListID: Int] = [:]
+            for row in try Row.fetchAll(
+                db, sql: Self.insideSQL(event: "?"), arguments: [Int64(event.rawValue)])
+            {
+                inside[ListID(UInt32(row["list_id"] as Int64))] = row["inside"]
+            }
+            return inside
+        }
+    }
+
     static func listNamed(_ db: Database, _ name: String, event: EventID) throws -> CheckInListRow? {
         try CheckInListRow.filter(
             CheckInListRow.Columns.eventId == Int64(event.rawValue) && CheckInListRow.Columns.name == name

@@ -92,7 +92,8 @@ extension CheckInEventRow {
             key: ScanKey(deviceId: deviceId, epoch: epoch, sequence: sequence),
             kind: ScanKind(rawValue: kind) ?? .checkIn, door: door, source: source, deviceTime: deviceTime,
             correctedTime: correctedTime, receivedAt: receivedAt, arrived: arrived,
-            outcome: ScanOutcome.Kind(rawValue: outcome) ?? .rejected, reason: reason, reverts: reverts)
+            outcome: ScanOutcome.Kind(rawValue: outcome) ?? .rejected, reason: reason, reverts: reverts,
+            list: listId.map { ListID(UInt32($0)) })
     }
 }
 

@@ -166,6 +166,8 @@ struct CheckInEventRow: SnakeCaseRecord {
     var revertsSequence: Int64?
     /// The answer the item got, as JSON: what a repeat of its key gets.
     var answer: String
+    /// The list of the scan (migration 0014).
+    var listId: Int64? = nil
 
     enum Columns {
         static let id = Column("id")

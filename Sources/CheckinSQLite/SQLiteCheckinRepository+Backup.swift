@@ -115,7 +115,7 @@ extension SQLiteCheckinRepository {
         guard report == ["ok"] else {
             throw BackupError.damaged(path, report: report.prefix(3).joined(separator: "; "))
         }
-        guard try queue.read({ try $0.tableExists("grdb_migrations") && $0.tableExists("check_in") }) else {
+        guard try queue.read({ try $0.tableExists("grdb_migrations") && $0.tableExists("guest") }) else {
             throw BackupError.notCheckinDatabase(path)
         }
         return queue

@@ -330,6 +330,46 @@ extension SQLiteCheckinRepository {
                         CHECK (direction IN ('entry', 'exit'));
                     """)
         }
+        migrator.registerMigration("0014 check-ins per list, exits") { db in
+            // Issue 51: a guest is checked in once per list. The check-ins move to list_check_in, keyed by list;
+            // `check_in` stays as the view of the first lists' ones (what every page, count and export of an
+            // event read before lists), so no reader can count a guest twice by joining it. Each scan names its
+            // list; exits are scans of kind 'exit'.
+            try db.execute(
+                sql: """
+                    CREATE TABLE list_check_in (
+                        event_id INTEGER NOT NULL,
+                        guest_id TEXT NOT NULL,
+                        list_id INTEGER NOT NULL REFERENCES checkin_list(id),
+                        first_list INTEGER NOT NULL CHECK (first_list IN (0, 1)),
+                        device_id TEXT NOT NULL,
+                        epoch TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        door TEXT NOT NULL,
+                        device_time DATETIME NOT NULL,
+                        corrected_time DATETIME NOT NULL,
+                        received_at DATETIME NOT NULL,
+                        arrived INTEGER NOT NULL,
+                        PRIMARY KEY (event_id, guest_id, list_id),
+                        FOREIGN KEY (event_id, guest_id) REFERENCES guest(event_id, id)
+                    );
+                    INSERT INTO list_check_in (event_id, guest_id, list_id, first_list, device_id, epoch, sequence,
+                        door, device_time, corrected_time, received_at, arrived)
+                        SELECT c.event_id, c.guest_id,
+                            (SELECT min(l.id) FROM checkin_list AS l WHERE l.event_id = c.event_id), 1, c.device_id,
+                            c.epoch, c.sequence, c.door, c.device_time, c.corrected_time, c.received_at, c.arrived
+                        FROM check_in AS c;
+                    DROP TABLE check_in;
+                    CREATE VIEW check_in AS
+                        SELECT event_id, guest_id, device_id, epoch, sequence, door, device_time, corrected_time,
+                            received_at, arrived
+                        FROM list_check_in WHERE first_list = 1;
+                    ALTER TABLE check_in_event ADD COLUMN list_id INTEGER REFERENCES checkin_list(id);
+                    UPDATE check_in_event SET list_id =
+                        (SELECT min(l.id) FROM checkin_list AS l WHERE l.event_id = check_in_event.event_id);
+                    CREATE INDEX check_in_event_by_guest_list ON check_in_event(event_id, guest_id, list_id);
+                    """)
+        }
         return migrator
     }
 }

@@ -1,4 +1,5 @@
 import CheckinCore
+import EntryRules
 import Foundation
 import GRDB
 import PassFormat
@@ -7,12 +8,14 @@ extension SQLiteCheckinRepository {
     /// Works the guest's check-in out again from all its scans (`CheckInReconciliation`) and writes what
     /// changed: the check-in row, the answers of the scans it displaced or restored, a new version of the guest
     /// for the kiosks' deltas. Returns the changed answers.
-    static func reconcile(_ db: Database, guest: GuestID, event: EventID, current: CheckinCore.CheckIn?, at time: Date)
-        throws -> [ScanKey: ScanOutcome]
-    {
+    static func reconcile(
+        _ db: Database, guest: GuestID, event: EventID, list: ListID, first: Bool, current: CheckinCore.CheckIn?,
+        at time: Date
+    ) throws -> [ScanKey: ScanOutcome] {
         let eventId = Int64(event.rawValue)
         let rows = try CheckInEventRow.filter(
             CheckInEventRow.Columns.eventId == eventId && CheckInEventRow.Columns.guestId == guest.text
+                && Column("list_id") == Int64(list.rawValue)
         ).order(CheckInEventRow.Columns.id).fetchAll(db)
         let decoder = JSONDecoder()
         let scans = try rows.map { row in
@@ -34,9 +37,11 @@ extension SQLiteCheckinRepository {
         }
         if result.checkIn?.scanKey != current?.scanKey {
             if let checkIn = result.checkIn {
-                try CheckInRow(checkIn).save(db)
+                try saveCheckIn(db, checkIn, list: list, first: first)
             } else {
-                try CheckInRow.deleteOne(db, key: ["event_id": eventId, "guest_id": guest.text])
+                try db.execute(
+                    sql: "DELETE FROM list_check_in WHERE event_id = ? AND guest_id = ? AND list_id = ?",
+                    arguments: [eventId, guest.text, Int64(list.rawValue)])
             }
             try touchGuest(db, guest, event: event, at: time)
         }
@@ -51,7 +56,8 @@ extension SQLiteCheckinRepository {
                     SELECT e.guest_id, g.name, c.door AS check_in_door, c.corrected_time AS check_in_at,
                         e.door, e.corrected_time, e.device_id, e.epoch, e.sequence
                     FROM check_in_event AS e
-                    JOIN check_in AS c ON c.event_id = e.event_id AND c.guest_id = e.guest_id
+                    JOIN list_check_in AS c ON c.event_id = e.event_id AND c.guest_id = e.guest_id
+                        AND c.list_id = e.list_id
                     JOIN guest AS g ON g.event_id = e.event_id AND g.id = e.guest_id
                     WHERE e.event_id = ? AND e.kind = 'check_in' AND e.outcome = 'superseded'
                         AND NOT EXISTS (

@@ -60,7 +60,10 @@ extension SQLiteCheckinRepository {
     static func guest(_ db: Database, _ id: GuestID, event: EventID) throws -> Guest? {
         let key: [String: (any DatabaseValueConvertible)?] = ["event_id": Int64(event.rawValue), "id": id.text]
         guard let row = try GuestRow.fetchOne(db, key: key) else { return nil }
-        let checkIn = try CheckInRow.fetchOne(db, key: ["event_id": Int64(event.rawValue), "guest_id": id.text])
+        // `check_in` is a view (migration 0014): filtered, not fetched by a key it does not have.
+        let checkIn = try CheckInRow.filter(
+            CheckInRow.Columns.eventId == Int64(event.rawValue) && CheckInRow.Columns.guestId == id.text
+        ).fetchOne(db)
         return row.guest(checkIn: checkIn)
     }
 

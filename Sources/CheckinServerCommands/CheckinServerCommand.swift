@@ -21,6 +21,7 @@ public struct CheckinServerCommand: AsyncParsableCommand {
             Audit.self,
             SigningKeys.self, WebhookSecretCommand.self, OfflineAlertsCommand.self, DoubleEntries.self, Backup.self,
             Restore.self, ImportQueue.self, CreateList.self, ChangeList.self, ListsCommand.self, SetGate.self,
+            InsideCommand.self,
         ])
 
     public init() {}

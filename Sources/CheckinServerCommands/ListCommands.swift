@@ -96,6 +96,39 @@ struct ListsCommand: AsyncParsableCommand {
     static func summary(_ list: CheckInList) -> String { list.rulesSummary { APITime.text($0) } }
 }
 
+struct InsideCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inside",
+        abstract: "Who is inside now: per list, the guests whose latest scan there is an entry.",
+        discussion: """
+            Without --list: one line per list (id, name, inside, capacity or -), tab-separated. With --list: that \
+            list's number only. A list at or over its capacity is named on standard error.
+            """)
+    @OptionGroup var options: DatabaseOption
+    @Option(help: "The event's id.") var event: UInt32
+    @Option(help: "One list's id (see lists).") var list: UInt32?
+
+    func run() async throws {
+        let counts = try await withAdmin(options) {
+            try await $0.inside(event: EventID(event), list: list.map(ListID.init))
+        }
+        for count in counts {
+            if list != nil {
+                CommandIO.value(count.inside)
+            } else {
+                CommandIO.value(
+                    [
+                        String(count.list.id.rawValue), count.list.name, String(count.inside),
+                        count.list.capacity.map(String.init) ?? "-",
+                    ].joined(separator: "\t"))
+            }
+            if count.full {
+                note("\(count.list.name) is at its capacity: \(count.inside) inside of \(count.list.capacity ?? 0)")
+            }
+        }
+    }
+}
+
 struct SetGate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-gate",

@@ -76,6 +76,7 @@ extension JSONReader {
         var door: String?
         var source: String?
         var reverts: ItemKey?
+        var list: UInt32?
         try object { reader, name in
             switch name {
             case "key": key = try reader.itemKey()
@@ -89,6 +90,12 @@ extension JSONReader {
             case "door": door = try reader.string()
             case "source": source = try reader.string()
             case "reverts": reverts = try reader.null() ? nil : try reader.itemKey()
+            case "list":
+                if try !reader.null() {
+                    // A list id is a 32-bit number; anything else is refused here, never trapped on later.
+                    guard let id = UInt32(exactly: try reader.int()) else { throw reader.failure("a list id") }
+                    list = id
+                }
             default: return false
             }
             return true
@@ -98,6 +105,6 @@ extension JSONReader {
         }
         return CheckInItem(
             key: key, guestId: guestId, kind: kind, scannedAt: scannedAt, clockOffsetMs: clockOffsetMs,
-            arrived: arrived, door: door, source: source, reverts: reverts)
+            arrived: arrived, door: door, source: source, reverts: reverts, list: list)
     }
 }

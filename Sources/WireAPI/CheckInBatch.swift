@@ -18,6 +18,8 @@ public enum ItemKind: String, Codable, Sendable {
     case checkIn = "check_in"
     case reconfirm
     case revert
+    /// A guest let out at an exit door (issue 51).
+    case exit
 }
 
 /// One queued scan (`POST /v1/events/{id}/check-ins`).
@@ -34,11 +36,14 @@ public struct CheckInItem: Codable, Equatable, Sendable {
     public var source: String
     /// For a revert: the key of the scan it undoes (the server undoes the check-in only if that scan is it).
     public var reverts: ItemKey?
+    /// The check-in list the door served (issue 51); absent: the event's first list.
+    public var list: UInt32?
 
     public init(
         key: ItemKey, guestId: String, kind: ItemKind, scannedAt: Date, clockOffsetMs: Int64?, arrived: Int,
-        door: String, source: String, reverts: ItemKey? = nil
+        door: String, source: String, reverts: ItemKey? = nil, list: UInt32? = nil
     ) {
+        self.list = list
         self.key = key
         self.guestId = guestId
         self.kind = kind

@@ -16,4 +16,30 @@ public protocol ListRepository: Sendable {
     /// Moves the device to `gate` (its list must be of the device's event: the caller checks). Throws `notFound`
     /// for an unknown device.
     func setGate(_ gate: Gate, device: String) async throws
+    /// How many guests are inside now, per list of the event that has any: guests whose latest passage there (by
+    /// corrected time, then arrival) is an entry (the check-in, a double entry or a re-entry; not reverted).
+    func inside(event: EventID) async throws -> [ListID: Int]
+}
+
+extension ListRepository {
+    /// The statement both stores run for `inside(event:)`, with the event's id as its one parameter `$event`.
+    public static func insideSQL(event parameter: String) -> String {
+        """
+        SELECT list_id, count(*) AS inside FROM (
+            SELECT e.list_id, e.kind,
+                ROW_NUMBER() OVER (PARTITION BY e.guest_id, e.list_id ORDER BY e.corrected_time DESC, e.id DESC) AS n
+            FROM check_in_event AS e
+            WHERE e.event_id = \(parameter) AND e.list_id IS NOT NULL
+                AND ((e.kind = 'check_in' AND e.outcome IN ('applied', 'superseded', 'recorded'))
+                    OR (e.kind = 'exit' AND e.outcome <> 'rejected'))
+                AND NOT EXISTS (
+                    SELECT 1 FROM check_in_event AS r
+                    WHERE r.event_id = e.event_id AND r.guest_id = e.guest_id AND r.kind = 'revert'
+                        AND r.outcome <> 'rejected' AND r.reverts_device_id = e.device_id
+                        AND r.reverts_epoch = e.epoch AND r.reverts_sequence = e.sequence)
+        ) AS latest
+        WHERE n = 1 AND kind = 'check_in'
+        GROUP BY list_id
+        """
+    }
 }

@@ -15,6 +15,8 @@ public protocol ScanRepository: Sendable {
     func apply(_ scans: [Scan], event: EventID, device: Device, receivedAt: @Sendable () -> Date) async throws
         -> [ScanOutcome]
     func checkIns(event: EventID) async throws -> [CheckIn]
+    /// The guests' check-ins at every list of the event (issue 51), each with its list, by corrected time.
+    func listCheckIns(event: EventID) async throws -> [CheckIn]
     /// Every scan that reached the server, in the order it was received.
     func checkInEvents(event: EventID) async throws -> [CheckInEvent]
     /// The event's double entries (`DoubleEntry`), by the other admit's corrected time.
