@@ -114,4 +114,24 @@ extension PostgresCheckinRepository {
         }
         return inside
     }
+
+    public func passages(event: EventID) async throws -> [ListID: ListPassages] {
+        var passages: [ListID: ListPassages] = [:]
+        for (sql, exits) in [(Self.arrivalsSQL(event: "$1"), false), (Self.exitsSQL(event: "$1"), true)] {
+            var bindings = PostgresBindings()
+            bindings.append(Int64(event.rawValue))
+            let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).collect()
+            for row in rows {
+                let row = row.makeRandomAccess()
+                let list = ListID(UInt32(try row["list_id"].decode(Int64.self)))
+                let n = Int(try row["n"].decode(Int64.self))
+                if exits {
+                    passages[list, default: ListPassages()].exits = n
+                } else {
+                    passages[list, default: ListPassages()].arrivals = n
+                }
+            }
+        }
+        return passages
+    }
 }

@@ -123,6 +123,24 @@ extension SQLiteCheckinRepository {
         }
     }
 
+    public func passages(event: EventID) async throws -> [ListID: ListPassages] {
+        try await writer.read { db in
+            var passages: [ListID: ListPassages] = [:]
+            for (sql, exits) in [(Self.arrivalsSQL(event: "?"), false), (Self.exitsSQL(event: "?"), true)] {
+                for row in try Row.fetchAll(db, sql: sql, arguments: [Int64(event.rawValue)]) {
+                    let list = ListID(UInt32(row["list_id"] as Int64))
+                    let n: Int = row["n"]
+                    if exits {
+                        passages[list, default: ListPassages()].exits = n
+                    } else {
+                        passages[list, default: ListPassages()].arrivals = n
+                    }
+                }
+            }
+            return passages
+        }
+    }
+
     static func listNamed(_ db: Database, _ name: String, event: EventID) throws -> CheckInListRow? {
         try CheckInListRow.filter(
             CheckInListRow.Columns.eventId == Int64(event.rawValue) && CheckInListRow.Columns.name == name

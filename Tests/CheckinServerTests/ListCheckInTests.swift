@@ -53,7 +53,7 @@ struct ListCheckInTests {
     @Test(arguments: RepositoryFactory.all)
     func exitsMakeReentriesAndInsideNow(_ factory: RepositoryFactory) async throws {
         let h = try await Harness(factory)
-        let (_, event, guests) = try await h.event(guests: 3)
+        let (tenant, event, guests) = try await h.event(guests: 3)
         let first = try await h.admin.lists(event: event.id)[0]
         let t0 = h.clock.now()
         try await h.app().test(.router) { client in
@@ -92,6 +92,19 @@ struct ListCheckInTests {
             _ = try await client.upload([out], event: event.id, as: exitDoor)
         }
         #expect(try await h.repository.inside(event: event.id) == [first.id: 1])
+        #expect(try await h.repository.passages(event: event.id) == [first.id: ListPassages(arrivals: 2, exits: 3)])
+        // The dashboard's live part shows each list: arrivals, exits, inside now.
+        try await h.organizer(of: tenant)
+        try await h.app().test(.router) { client in
+            let (cookie, _) = try await WebPageTests.signIn(client, email: "ann%40example.org")
+            let live = try await client.execute(
+                uri: "/events/\(event.id.rawValue)/live", method: .get, headers: [.cookie: cookie]
+            ) { String(buffer: $0.body) }
+            #expect(
+                live.contains(
+                    #"<th scope="row">Main entrance</th><td data-label="Arrivals">2</td><td data-label="Exits">3</td><td data-label="Inside now"><span class="inside">1</span>"#
+                ), "\(live)")
+        }
     }
 
     /// `checkin-server inside` counts who is in per list; `export` lines carry list and direction.

@@ -19,9 +19,35 @@ public protocol ListRepository: Sendable {
     /// How many guests are inside now, per list of the event that has any: guests whose latest passage there (by
     /// corrected time, then arrival) is an entry (the check-in, a double entry or a re-entry; not reverted).
     func inside(event: EventID) async throws -> [ListID: Int]
+    /// Per list of the event that has any: the guests checked in there (arrivals) and the exits recorded.
+    func passages(event: EventID) async throws -> [ListID: ListPassages]
+}
+
+/// What the dashboard shows of a list besides who is inside.
+public struct ListPassages: Sendable, Equatable {
+    public var arrivals: Int
+    public var exits: Int
+
+    public init(arrivals: Int = 0, exits: Int = 0) {
+        self.arrivals = arrivals
+        self.exits = exits
+    }
 }
 
 extension ListRepository {
+    /// The statements both stores run for `passages(event:)`: (list_id, n) rows, the event's id as `parameter`.
+    public static func arrivalsSQL(event parameter: String) -> String {
+        "SELECT list_id, count(*) AS n FROM list_check_in WHERE event_id = \(parameter) GROUP BY list_id"
+    }
+
+    public static func exitsSQL(event parameter: String) -> String {
+        """
+        SELECT list_id, count(*) AS n FROM check_in_event
+        WHERE event_id = \(parameter) AND kind = 'exit' AND outcome <> 'rejected' AND list_id IS NOT NULL
+        GROUP BY list_id
+        """
+    }
+
     /// The statement both stores run for `inside(event:)`, with the event's id as its one parameter `$event`.
     public static func insideSQL(event parameter: String) -> String {
         """

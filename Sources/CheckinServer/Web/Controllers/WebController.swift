@@ -255,6 +255,15 @@ struct WebController: Sendable {
         let now = clock.now()
         // The whole event: from a day before it starts (doors may open early), in bars as wide as it needs.
         let chartFrom = event.startsAt.addingTimeInterval(-24 * 3600)
+        let inside = try await repository.inside(event: event.id)
+        let passages = try await repository.passages(event: event.id)
+        let lists = try await repository.lists(event: event.id).map { list in
+            let now = inside[list.id] ?? 0
+            return DashboardView.ListRow(
+                id: list.id.rawValue, name: list.name, arrivals: passages[list.id]?.arrivals ?? 0,
+                exits: passages[list.id]?.exits ?? 0, inside: now, capacity: list.capacity.map(String.init) ?? "–",
+                full: list.capacity.map { now >= $0 } ?? false)
+        }
         return DashboardView(
             event: event, counts: try await repository.counts(event: event.id),
             checkIns: try await repository.checkInTimes(event: event.id, since: chartFrom),
@@ -264,7 +273,7 @@ struct WebController: Sendable {
                 event: event.id, since: now.addingTimeInterval(-DashboardView.alertWindow), alertedOnly: true,
                 limit: DashboardView.alertedCount),
             doubleEntries: try await repository.doubleEntries(event: event.id).count, now: now,
-            timeZone: pages.zone(of: event)
+            timeZone: pages.zone(of: event), lists: lists
         )
     }
 

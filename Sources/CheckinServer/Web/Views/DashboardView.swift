@@ -41,11 +41,24 @@ struct DashboardView {
     var hasRecent: Bool
     var alerts: [Arrival]
     var hasAlerts: Bool
+    /// Each check-in list: arrivals, exits, inside now and whether it is at its capacity (issue 51).
+    var lists: [ListRow]
+
+    struct ListRow {
+        var id: UInt32
+        var name: String
+        var arrivals: Int
+        var exits: Int
+        var inside: Int
+        var capacity: String
+        var full: Bool
+    }
 
     init(
         event: Event, counts: EventCounts, checkIns: [DoorTime], recent: [Guest], alerted: [Guest],
-        doubleEntries: Int, now: Date, timeZone: TimeZone
+        doubleEntries: Int, now: Date, timeZone: TimeZone, lists: [ListRow] = []
     ) {
+        self.lists = lists
         self.doubleEntries = doubleEntries
         doubleEntriesWord = doubleEntries == 1 ? "entry" : "entries"
         let time = TimeText(now: now, timeZone: timeZone)
