@@ -109,7 +109,7 @@ build() {
         harness=("Fuzz/${name}Fuzz.swift"); libs=($(objects WireAPI)) ;;
     guest-csv)
         module CheckinCore
-        harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore CSVReading PassFormat)) ;;
+        harness=(Fuzz/GuestCSVFuzz.swift); libs=($(objects CheckinCore CSVReading PassFormat EntryRules)) ;;
     request-edge)
         module CheckinWebhooks
         module WireAPI
