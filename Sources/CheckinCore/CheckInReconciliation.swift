@@ -66,7 +66,7 @@ public enum CheckInReconciliation {
             let answer: ScanOutcome
             if scan.event.key == winner.key {
                 answer = ScanOutcome(kind: .applied, checkIn: checkIn.summary)
-            } else if inside || exits.isEmpty {
+            } else if inside {
                 answer = ScanOutcome(kind: .superseded, checkIn: checkIn.summary)
             } else {
                 answer = ScanOutcome(kind: .recorded, checkIn: checkIn.summary, reason: Self.reentry)
